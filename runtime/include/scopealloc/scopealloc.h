@@ -1,0 +1,135 @@
+/* ScopeAlloc runtime: the workspace memory that demoted stack buffers use.
+ *
+ * Two audiences:
+ *  - the ScopeAlloc pass emits calls to the __scopealloc_* ABI below;
+ *  - applications define named pools, read statistics and replace the
+ *    exhaustion handler with the scopealloc_* functions.
+ *
+ * Memory model: every pool is a LIFO bump arena. A frame takes a *mark*
+ * (the current top), allocates, and on every way out releases back to its
+ * mark. Releasing to an older mark also frees everything allocated after it,
+ * which is what makes exceptions and longjmp recoverable: the frame that
+ * resumes only has to restore its own mark.
+ */
+#ifndef SCOPEALLOC_SCOPEALLOC_H
+#define SCOPEALLOC_SCOPEALLOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+#define SCOPEALLOC_EXTERN_C extern "C"
+extern "C" {
+#else
+#define SCOPEALLOC_EXTERN_C
+#endif
+
+#define SCOPEALLOC_ABI_VERSION 1
+
+/* One LIFO arena. The layout is ABI: the compiler's inline fast path reads
+ * `cur` at offset 0 and `limit` at offset sizeof(void *). */
+typedef struct scopealloc_pool {
+  char *cur;         /* next free byte */
+  char *limit;       /* end of usable memory; the slow path may raise it */
+  char *base;        /* first byte of the arena */
+  char *reserve_end; /* how far `limit` may grow (== limit for fixed pools) */
+  const char *name;
+  size_t peak;       /* highest (cur - base) seen */
+  uint64_t allocs;   /* successful allocations */
+  uint64_t failures; /* requests that could not be served */
+  const void *owner; /* thread using a non-empty named pool (0 = none) */
+  struct scopealloc_pool *next_thread_pool; /* runtime-private list */
+} scopealloc_pool;
+
+/* ---- ABI emitted by the pass (do not call by hand unless you mean it) ---- */
+
+/* Default workspace pool of the calling thread. */
+void *__scopealloc_mark(void);
+void *__scopealloc_alloc(size_t size, size_t align);
+void __scopealloc_release(void *mark);
+
+/* A named pool `global.<name>`: the pass references
+ * `__scopealloc_pool_<name>`, defined by SCOPEALLOC_DEFINE_POOL below, so a
+ * program that forgets to define a pool fails to link with the pool's name
+ * in the undefined symbol. */
+void *__scopealloc_pool_mark(scopealloc_pool *pool);
+void *__scopealloc_pool_alloc(scopealloc_pool *pool, size_t size, size_t align);
+void __scopealloc_pool_release(scopealloc_pool *pool, void *mark);
+
+/* ---- Named pools, placed by the application ---- */
+
+#define SCOPEALLOC_POOL_ALIGN 64
+
+/* A pool over a buffer the application already has (any section, any
+ * address), e.g. SCOPEALLOC_DEFINE_POOL_OVER(npu_sram, (char *)0x20000000, 65536). */
+#define SCOPEALLOC_DEFINE_POOL_OVER(NAME, BUFFER, SIZE)                        \
+  SCOPEALLOC_EXTERN_C scopealloc_pool __scopealloc_pool_##NAME;                \
+  scopealloc_pool __scopealloc_pool_##NAME = {                                 \
+      (char *)(BUFFER),          (char *)(BUFFER) + (SIZE),                    \
+      (char *)(BUFFER),          (char *)(BUFFER) + (SIZE),                    \
+      #NAME, 0, 0, 0, 0, 0};                                                   \
+  __attribute__((used, section("scopealloc_pools"))) static scopealloc_pool    \
+      *const scopealloc_pool_entry_##NAME = &__scopealloc_pool_##NAME
+
+/* A pool with its own zero-initialised buffer in linker section SECTION. */
+#define SCOPEALLOC_DEFINE_POOL_IN_SECTION(NAME, SIZE, SECTION)                 \
+  __attribute__((aligned(SCOPEALLOC_POOL_ALIGN), section(SECTION))) static    \
+      char scopealloc_buffer_##NAME[(SIZE)];                                   \
+  SCOPEALLOC_DEFINE_POOL_OVER(NAME, scopealloc_buffer_##NAME, (SIZE))
+
+/* A pool with its own buffer in .bss. */
+#define SCOPEALLOC_DEFINE_POOL(NAME, SIZE)                                     \
+  SCOPEALLOC_DEFINE_POOL_IN_SECTION(NAME, SIZE, ".bss.scopealloc." #NAME)
+
+/* ---- Exhaustion ---- */
+
+typedef struct scopealloc_failure {
+  const char *pool;   /* "workspace" for the default pool, else the pool name */
+  const char *reason; /* "exhausted", "in use by another thread", ... */
+  size_t requested;   /* bytes asked for */
+  size_t alignment;
+  size_t available;   /* bytes left in the pool at the time */
+  size_t peak;        /* the pool's peak use so far */
+  size_t capacity;    /* the most the pool can ever hold */
+} scopealloc_failure;
+
+/* Called when a request cannot be served. The default prints the failure to
+ * stderr and aborts. A replacement must not return (abort, exit, longjmp or
+ * throw); if it returns, the runtime aborts, since the generated code has no
+ * way to continue without the memory. */
+typedef void (*scopealloc_exhaustion_handler)(const scopealloc_failure *failure);
+
+/* Installs `handler` (NULL restores the default); returns the previous one. */
+scopealloc_exhaustion_handler
+scopealloc_set_exhaustion_handler(scopealloc_exhaustion_handler handler);
+
+/* ---- Statistics ---- */
+
+typedef struct scopealloc_stats {
+  const char *name;
+  size_t current;  /* bytes in use now */
+  size_t peak;     /* most bytes in use at once */
+  size_t capacity; /* most bytes the pool can hold */
+  uint64_t allocs;
+  uint64_t failures;
+} scopealloc_stats;
+
+/* The calling thread's default pool. */
+void scopealloc_thread_stats(scopealloc_stats *out);
+/* The default pool over the whole process: current and allocation counts
+ * summed over live and exited threads, peak = the largest thread peak. */
+void scopealloc_process_stats(scopealloc_stats *out);
+/* A named pool. */
+void scopealloc_pool_stats(const scopealloc_pool *pool, scopealloc_stats *out);
+/* Calls `fn` for every named pool linked into the program; returns the count. */
+int scopealloc_for_each_pool(void (*fn)(const scopealloc_pool *pool, void *ctx),
+                             void *ctx);
+/* Prints every pool's statistics to stderr. SCOPEALLOC_STATS=1 in the
+ * environment does this at exit. */
+void scopealloc_print_stats(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SCOPEALLOC_SCOPEALLOC_H */

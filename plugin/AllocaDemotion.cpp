@@ -1,0 +1,224 @@
+//===- AllocaDemotion.cpp - Rewrite allocas into workspace memory ---------===//
+#include "AllocaDemotion.h"
+#include "RuntimeABI.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/IR/DIBuilder.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+#include <map>
+
+using namespace llvm;
+
+namespace scopealloc {
+
+/// Entry code must run before any dynamic alloca of the entry block, or the
+/// marks would be taken after memory they are meant to release.
+static Instruction *firstNonStaticAlloca(BasicBlock &Entry) {
+  for (Instruction &I : Entry) {
+    auto *AI = dyn_cast<AllocaInst>(&I);
+    if (!(AI && AI->isStaticAlloca()) && !isa<PHINode>(I))
+      return &I;
+  }
+  llvm_unreachable("a basic block ends with a terminator");
+}
+
+namespace {
+
+/// Per-pool values in the order the pools were first used ("" = default).
+template <typename T>
+using PoolMap = MapVector<std::string, T, std::map<std::string, unsigned>>;
+
+class FunctionDemoter {
+public:
+  FunctionDemoter(Function &F)
+      : F(F), DL(F.getParent()->getDataLayout()), RT(*F.getParent()),
+        DIB(*F.getParent(), /*AllowUnresolved=*/false),
+        EntryPoint(firstNonStaticAlloca(F.getEntryBlock())) {}
+
+  DemotionOutcome run(ArrayRef<DemotionRequest> Requests,
+                      bool StackSaveMayMoveToArena);
+
+private:
+  Value *entryMark(StringRef Pool);
+  void demoteStaticFrame(StringRef Pool, ArrayRef<AllocaInst *> Allocas);
+  void demoteDynamic(AllocaInst *AI, StringRef Pool);
+  void redirectStackSaveRestore();
+  void releaseOnEveryExit();
+
+  Function &F;
+  const DataLayout &DL;
+  RuntimeABI RT;
+  DIBuilder DIB;
+  /// Entry-block code goes before this instruction, in creation order, after
+  /// the leading allocas so that the allocas that stay remain a static frame.
+  Instruction *EntryPoint;
+  /// The marks taken at function entry, one per pool the function uses.
+  PoolMap<Value *> Marks;
+  DemotionOutcome Outcome;
+};
+
+} // namespace
+
+/// Lifetime markers describe stack slots; the memory is no longer one.
+static void eraseLifetimeMarkers(AllocaInst *AI) {
+  for (User *U : make_early_inc_range(AI->users()))
+    if (auto *II = dyn_cast<IntrinsicInst>(U); II && II->isLifetimeStartOrEnd())
+      II->eraseFromParent();
+}
+
+static void replaceAlloca(AllocaInst *AI, Value *NewPtr) {
+  eraseLifetimeMarkers(AI);
+  NewPtr->takeName(AI);
+  AI->replaceAllUsesWith(NewPtr);
+  AI->eraseFromParent();
+}
+
+Value *FunctionDemoter::entryMark(StringRef Pool) {
+  auto [It, Inserted] = Marks.insert({Pool.str(), nullptr});
+  if (!Inserted)
+    return It->second;
+  IRBuilder<> B(EntryPoint);
+  It->second = RT.mark(B, Pool);
+  It->second->setName(Pool.empty() ? "scopealloc.mark"
+                                   : "scopealloc.mark." + Pool);
+  return It->second;
+}
+
+void FunctionDemoter::demoteStaticFrame(StringRef Pool,
+                                        ArrayRef<AllocaInst *> Allocas) {
+  // Lay the allocas out in program order, each at its own alignment.
+  uint64_t FrameSize = 0;
+  Align FrameAlign(1);
+  SmallVector<uint64_t, 8> Offsets;
+  for (AllocaInst *AI : Allocas) {
+    uint64_t Size = AI->getAllocationSize(DL)->getFixedValue();
+    FrameSize = alignTo(FrameSize, AI->getAlign());
+    Offsets.push_back(FrameSize);
+    FrameSize += Size;
+    FrameAlign = std::max(FrameAlign, AI->getAlign());
+  }
+  Outcome.StaticFrameBytes += FrameSize;
+
+  entryMark(Pool);
+  IRBuilder<> B(EntryPoint);
+  Value *Frame = RT.alloc(B, Pool, ConstantInt::get(RT.sizeType(), FrameSize), FrameAlign);
+  Frame->setName(Pool.empty() ? "scopealloc.frame"
+                              : "scopealloc.frame." + Pool);
+
+  // A debugger finds each variable through a stack slot that holds the
+  // frame's address: stack slots keep a location at every -O level, while
+  // the call's result may live in a register that is reused.
+  AllocaInst *FrameSlot = nullptr;
+  auto NeedsSlot = [](AllocaInst *AI) {
+    return !findDVRDeclares(AI).empty() || !findDbgDeclares(AI).empty();
+  };
+  if (any_of(Allocas, NeedsSlot)) {
+    IRBuilder<> EB(&F.getEntryBlock(), F.getEntryBlock().begin());
+    FrameSlot = EB.CreateAlloca(B.getPtrTy(), nullptr,
+                                Frame->getName() + ".addr");
+    B.CreateStore(Frame, FrameSlot);
+  }
+
+  for (auto [AI, Offset] : zip(Allocas, Offsets)) {
+    if (FrameSlot)
+      replaceDbgDeclare(AI, FrameSlot, DIB, DIExpression::DerefBefore,
+                        static_cast<int>(Offset));
+    Value *Ptr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Frame, Offset);
+    replaceAlloca(AI, Ptr);
+  }
+}
+
+void FunctionDemoter::demoteDynamic(AllocaInst *AI, StringRef Pool) {
+  entryMark(Pool);
+  IRBuilder<> B(AI);
+  Type *SizeTy = RT.sizeType();
+  Value *Count = B.CreateZExtOrTrunc(AI->getArraySize(), SizeTy);
+  uint64_t ElemSize = DL.getTypeAllocSize(AI->getAllocatedType());
+  Value *Bytes = B.CreateMul(Count, ConstantInt::get(SizeTy, ElemSize));
+  Value *Ptr = RT.alloc(B, Pool, Bytes, AI->getAlign());
+  replaceDbgDeclare(AI, Ptr, DIB, DIExpression::ApplyOffset, 0);
+  replaceAlloca(AI, Ptr);
+}
+
+// Once no dynamic alloca is left on the machine stack, stacksave/restore
+// only matter for the arena: a VLA in a loop is freed where it was before.
+void FunctionDemoter::redirectStackSaveRestore() {
+  for (BasicBlock &BB : F)
+    for (Instruction &I : make_early_inc_range(BB)) {
+      auto *II = dyn_cast<IntrinsicInst>(&I);
+      if (!II)
+        continue;
+      IRBuilder<> B(II);
+      if (II->getIntrinsicID() == Intrinsic::stacksave) {
+        Value *Mark = RT.mark(B, "");
+        Mark->takeName(II);
+        II->replaceAllUsesWith(Mark);
+        II->eraseFromParent();
+        Outcome.StackSaveRewritten = true;
+      } else if (II->getIntrinsicID() == Intrinsic::stackrestore) {
+        RT.release(B, "", II->getArgOperand(0));
+        II->eraseFromParent();
+        Outcome.StackSaveRewritten = true;
+      }
+    }
+}
+
+void FunctionDemoter::releaseOnEveryExit() {
+  SmallVector<Instruction *, 8> Exits;
+  for (BasicBlock &BB : F) {
+    Instruction *T = BB.getTerminator();
+    // A musttail call must stay right before the ret: release before it.
+    if (CallInst *MustTail = BB.getTerminatingMustTailCall())
+      Exits.push_back(MustTail);
+    else if (isa<ReturnInst>(T) || isa<ResumeInst>(T))
+      Exits.push_back(T);
+  }
+  for (Instruction *Exit : Exits) {
+    IRBuilder<> B(Exit);
+    // Newest pool first, mirroring the order the marks were taken.
+    for (auto &[Pool, Mark] : reverse(Marks))
+      RT.release(B, Pool, Mark);
+  }
+}
+
+DemotionOutcome FunctionDemoter::run(ArrayRef<DemotionRequest> Requests,
+                                     bool StackSaveMayMoveToArena) {
+  PoolMap<SmallVector<AllocaInst *, 8>> StaticByPool;
+  SmallVector<const DemotionRequest *, 4> Dynamic;
+  bool DefaultPoolDynamic = false;
+  for (const DemotionRequest &R : Requests) {
+    if (R.Alloca->isStaticAlloca()) {
+      StaticByPool[R.Pool].push_back(R.Alloca);
+    } else {
+      Dynamic.push_back(&R);
+      DefaultPoolDynamic |= R.Pool.empty();
+    }
+  }
+  for (auto &[Pool, Allocas] : StaticByPool)
+    demoteStaticFrame(Pool, Allocas);
+  for (const DemotionRequest *R : Dynamic)
+    demoteDynamic(R->Alloca, R->Pool);
+  if (DefaultPoolDynamic && StackSaveMayMoveToArena)
+    redirectStackSaveRestore();
+  releaseOnEveryExit();
+  return Outcome;
+}
+
+DemotionOutcome demoteAllocas(Function &F, ArrayRef<DemotionRequest> Requests,
+                              bool StackSaveMayMoveToArena) {
+  if (Requests.empty())
+    return {};
+  return FunctionDemoter(F).run(Requests, StackSaveMayMoveToArena);
+}
+
+} // namespace scopealloc

@@ -1,0 +1,78 @@
+//===- Diagnostics.cpp - ScopeAlloc errors and warnings -------------------===//
+#include "Diagnostics.h"
+
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace scopealloc {
+
+static int diagnosticKind() {
+  static const int Kind = getNextAvailablePluginDiagnosticKind();
+  return Kind;
+}
+
+static std::string locationPrefix(const Function &F, const Instruction *I) {
+  std::string S;
+  raw_string_ostream OS(S);
+  const DILocation *Loc = I ? I->getDebugLoc().get() : nullptr;
+  if (Loc)
+    OS << Loc->getFilename() << ":" << Loc->getLine() << ": ";
+  else if (const DISubprogram *SP = F.getSubprogram())
+    OS << SP->getFilename() << ":" << SP->getLine() << ": ";
+  OS << "in function '" << F.getName() << "': ";
+  return S;
+}
+
+ScopeAllocDiagnostic::ScopeAllocDiagnostic(DiagnosticSeverity Severity,
+                                           const Function &F,
+                                           const Instruction *I,
+                                           const Twine &Message)
+    : DiagnosticInfo(diagnosticKind(), Severity),
+      Text(locationPrefix(F, I) + Message.str()) {}
+
+void ScopeAllocDiagnostic::print(DiagnosticPrinter &DP) const {
+  DP << "scope-alloc: " << Text;
+}
+
+bool ScopeAllocDiagnostic::classof(const DiagnosticInfo *DI) {
+  return DI->getKind() == diagnosticKind();
+}
+
+void reportError(const Function &F, const Instruction *I, const Twine &Msg) {
+  F.getContext().diagnose(ScopeAllocDiagnostic(DS_Error, F, I, Msg));
+}
+
+void reportWarning(const Function &F, const Instruction *I, const Twine &Msg) {
+  F.getContext().diagnose(ScopeAllocDiagnostic(DS_Warning, F, I, Msg));
+}
+
+static StringRef sourceVariableName(const Value &V) {
+  auto *AI = dyn_cast<AllocaInst>(&V);
+  if (!AI)
+    return {};
+  for (DbgVariableRecord *DVR : findDVRDeclares(const_cast<AllocaInst *>(AI)))
+    return DVR->getVariable()->getName();
+  for (DbgDeclareInst *DDI : findDbgDeclares(const_cast<AllocaInst *>(AI)))
+    return DDI->getVariable()->getName();
+  return {};
+}
+
+std::string describeValue(const Value &V) {
+  if (StringRef Var = sourceVariableName(V); !Var.empty())
+    return Var.str();
+  if (V.hasName())
+    return ("%" + V.getName()).str();
+  std::string S;
+  raw_string_ostream OS(S);
+  V.print(OS);
+  return StringRef(S).trim().str();
+}
+
+} // namespace scopealloc

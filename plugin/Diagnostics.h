@@ -1,0 +1,49 @@
+//===- Diagnostics.h - ScopeAlloc errors and warnings -----------*- C++ -*-===//
+//
+// Errors and warnings that are not optimisation remarks: malformed scopes,
+// bad policy values, scope/policy conflicts. They go through the LLVMContext
+// so that opt and clang report them their usual way (and fail on errors).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCOPEALLOC_DIAGNOSTICS_H
+#define SCOPEALLOC_DIAGNOSTICS_H
+
+#include "llvm/ADT/Twine.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include <string>
+
+namespace llvm {
+class Function;
+class Instruction;
+class Value;
+} // namespace llvm
+
+namespace scopealloc {
+
+/// A diagnostic of the scope-alloc pass. Prints "scope-alloc: <location>
+/// in function 'f': <message>", so it names the thing even without -g.
+class ScopeAllocDiagnostic : public llvm::DiagnosticInfo {
+public:
+  ScopeAllocDiagnostic(llvm::DiagnosticSeverity Severity,
+                       const llvm::Function &F, const llvm::Instruction *I,
+                       const llvm::Twine &Message);
+
+  void print(llvm::DiagnosticPrinter &DP) const override;
+  static bool classof(const llvm::DiagnosticInfo *DI);
+
+private:
+  std::string Text;
+};
+
+void reportError(const llvm::Function &F, const llvm::Instruction *I,
+                 const llvm::Twine &Message);
+void reportWarning(const llvm::Function &F, const llvm::Instruction *I,
+                   const llvm::Twine &Message);
+
+/// A readable name for an alloca or other value: the source variable when
+/// debug info has one, else the IR name, else the printed instruction.
+std::string describeValue(const llvm::Value &V);
+
+} // namespace scopealloc
+
+#endif

@@ -1,0 +1,34 @@
+//===- PluginRegistration.cpp - Entry point of ScopeAlloc.so --------------===//
+//
+// Makes `-passes=scope-alloc` parse in opt, and adds the pass at the end of
+// clang's optimisation pipeline at every level (after inlining, SROA and
+// mem2reg, so only buffers that really live in memory are considered).
+//
+//===----------------------------------------------------------------------===//
+#include "ScopeAllocPass.h"
+
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+
+using namespace llvm;
+
+static void registerScopeAlloc(PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "scope-alloc")
+          return false;
+        MPM.addPass(scopealloc::ScopeAllocPass());
+        return true;
+      });
+  PB.registerOptimizerLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(scopealloc::ScopeAllocPass());
+      });
+}
+
+extern "C" LLVM_ATTRIBUTE_WEAK LLVM_ATTRIBUTE_VISIBILITY_DEFAULT
+    PassPluginLibraryInfo
+    llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "ScopeAlloc", "0.1", registerScopeAlloc};
+}

@@ -1,0 +1,72 @@
+//===- Scope.cpp - The `scope` metadata vocabulary ------------------------===//
+#include "Scope.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Instruction.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+
+namespace scopealloc {
+
+static Error malformed(const Twine &Why) {
+  return createStringError(inconvertibleErrorCode(), Why);
+}
+
+// Pool names become parts of C symbols (__scopealloc_pool_<name>).
+static bool isValidPoolName(StringRef Name) {
+  if (Name.empty() || isDigit(Name.front()))
+    return false;
+  return all_of(Name, [](char C) { return isAlnum(C) || C == '_'; });
+}
+
+Expected<Scope> parseScopeSpelling(StringRef Spelling) {
+  Scope S;
+  S.Spelling = Spelling.str();
+  if (Spelling.empty())
+    return malformed("the scope string is empty");
+  if (Spelling == "global") {
+    S.Kind = Scope::Global;
+    return S;
+  }
+  if (Spelling == "local" || Spelling == "global.stack") {
+    S.Kind = Scope::Stack;
+    return S;
+  }
+  if (Spelling == "global.workspace") {
+    S.Kind = Scope::Workspace;
+    return S;
+  }
+  StringRef Pool = Spelling;
+  if (Pool.consume_front("global.")) {
+    if (!isValidPoolName(Pool))
+      return malformed(formatv("pool name '{0}' in scope '{1}' is not a C "
+                               "identifier ([A-Za-z_][A-Za-z0-9_]*)",
+                               Pool, Spelling));
+    S.Kind = Scope::NamedPool;
+    S.Pool = Pool.str();
+    return S;
+  }
+  return malformed(formatv("unknown scope '{0}' (expected 'global', 'local', "
+                           "'global.stack', 'global.workspace' or "
+                           "'global.<pool>')",
+                           Spelling));
+}
+
+Expected<Scope> readScope(const Instruction &I) {
+  MDNode *MD = I.getMetadata(ScopeMetadataName);
+  if (!MD)
+    return Scope();
+  if (MD->getNumOperands() != 1)
+    return malformed(formatv("!scope metadata must hold exactly one string, "
+                             "found {0} operands",
+                             MD->getNumOperands()));
+  auto *Str = dyn_cast_or_null<MDString>(MD->getOperand(0).get());
+  if (!Str)
+    return malformed("!scope metadata must hold a string, found another kind "
+                     "of operand");
+  return parseScopeSpelling(Str->getString());
+}
+
+} // namespace scopealloc

@@ -1,0 +1,56 @@
+//===- Scope.h - The `scope` metadata vocabulary ----------------*- C++ -*-===//
+//
+// A scope constrains which memories an allocation may come from:
+//   none, "global"               -> anywhere the CPU reaches (policy decides)
+//   "local", "global.stack"      -> the machine stack
+//   "global.workspace"           -> the default workspace pool
+//   "global.<pool>"              -> the named pool <pool>
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCOPEALLOC_SCOPE_H
+#define SCOPEALLOC_SCOPE_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <string>
+
+namespace llvm {
+class Instruction;
+}
+
+namespace scopealloc {
+
+/// Name of the metadata kind that carries a scope.
+inline constexpr const char *ScopeMetadataName = "scope";
+
+/// Name the runtime and the remarks use for the default workspace pool.
+inline constexpr const char *DefaultPoolName = "workspace";
+
+struct Scope {
+  enum KindTy { Unspecified, Global, Stack, Workspace, NamedPool };
+  KindTy Kind = Unspecified;
+  std::string Spelling; ///< as written in the metadata, for messages
+  std::string Pool;     ///< pool name when Kind == NamedPool
+
+  bool requiresStack() const { return Kind == Stack; }
+  bool requiresPool() const { return Kind == Workspace || Kind == NamedPool; }
+  /// The pool a demoted allocation of this scope goes to.
+  llvm::StringRef poolName() const {
+    return Kind == NamedPool ? llvm::StringRef(Pool) : DefaultPoolName;
+  }
+  std::string describe() const {
+    return Kind == Unspecified ? "none" : "'" + Spelling + "'";
+  }
+};
+
+/// Parses a scope spelling ("global", "global.npu_sram", ...). The error
+/// message says what is wrong with the spelling, without location.
+llvm::Expected<Scope> parseScopeSpelling(llvm::StringRef Spelling);
+
+/// Reads the `!scope` metadata of \p I. The error message says what is
+/// malformed; the caller adds the function and value.
+llvm::Expected<Scope> readScope(const llvm::Instruction &I);
+
+} // namespace scopealloc
+
+#endif

@@ -1,0 +1,42 @@
+# Substitutions shared by the lit suites, so tests read like LLVM's own:
+#   %opt %clang %clangxx        LLVM 19 tools
+#   %plugin                     the built ScopeAlloc.so
+#   %loadplugin                 -load-pass-plugin %plugin
+#   %clangplugin                clang flags that load the plugin (+ -mllvm options)
+#   %prefix %scc %scxx          the test install prefix and its wrappers
+#   %rtinc %rtlib               the runtime's headers and library
+import os
+import lit.formats
+
+
+def configure(config, name, suffixes):
+    config.name = name
+    config.test_format = lit.formats.ShTest(execute_external=False)
+    config.suffixes = suffixes
+    config.test_source_root = os.path.dirname(config.scopealloc_suite_cfg)
+    config.test_exec_root = os.path.join(config.scopealloc_obj_root, "test",
+                                         os.path.basename(config.test_source_root))
+    bin_dir = config.llvm_tools_dir
+    config.environment["PATH"] = os.pathsep.join(
+        [bin_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
+    # Deterministic runtime behaviour regardless of the caller's environment.
+    for var in ("SCOPEALLOC_STATS", "SCOPEALLOC_RESERVE", "SCOPEALLOC_FLAGS",
+                "SCOPEALLOC_COMPILER"):
+        config.environment.pop(var, None)
+    plugin = config.scopealloc_plugin
+    prefix = config.scopealloc_install_prefix
+    subs = [
+        ("%opt", os.path.join(bin_dir, "opt")),
+        ("%clangxx", os.path.join(bin_dir, "clang++")),
+        ("%clangplugin", "-fpass-plugin=%s -fplugin=%s" % (plugin, plugin)),
+        ("%clang", os.path.join(bin_dir, "clang")),
+        ("%loadplugin", "-load-pass-plugin " + plugin),
+        ("%plugin", plugin),
+        ("%scxx", os.path.join(prefix, "bin", "scopealloc-clang++")),
+        ("%scc", os.path.join(prefix, "bin", "scopealloc-clang")),
+        ("%prefix", prefix),
+        ("%rtinc", os.path.join(config.scopealloc_src_root, "runtime", "include")),
+        ("%rtlib", config.scopealloc_runtime),
+        ("%srcroot", config.scopealloc_src_root),
+    ]
+    config.substitutions.extend(subs)

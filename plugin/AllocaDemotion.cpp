@@ -78,6 +78,8 @@ static void eraseLifetimeMarkers(AllocaInst *AI) {
 
 static void replaceAlloca(AllocaInst *AI, Value *NewPtr) {
   eraseLifetimeMarkers(AI);
+  if (auto *I = dyn_cast<Instruction>(NewPtr); I && AI->getDebugLoc())
+    I->setDebugLoc(AI->getDebugLoc());
   NewPtr->takeName(AI);
   AI->replaceAllUsesWith(NewPtr);
   AI->eraseFromParent();
@@ -144,7 +146,9 @@ void FunctionDemoter::demoteDynamic(AllocaInst *AI, StringRef Pool) {
   Type *SizeTy = RT.sizeType();
   Value *Count = B.CreateZExtOrTrunc(AI->getArraySize(), SizeTy);
   uint64_t ElemSize = DL.getTypeAllocSize(AI->getAllocatedType());
-  Value *Bytes = B.CreateMul(Count, ConstantInt::get(SizeTy, ElemSize));
+  Value *Bytes = ElemSize == 1
+                     ? Count
+                     : B.CreateMul(Count, ConstantInt::get(SizeTy, ElemSize));
   Value *Ptr = RT.alloc(B, Pool, Bytes, AI->getAlign());
   replaceDbgDeclare(AI, Ptr, DIB, DIExpression::ApplyOffset, 0);
   replaceAlloca(AI, Ptr);

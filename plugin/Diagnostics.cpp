@@ -71,7 +71,10 @@ std::string describeValue(const Value &V) {
     return ("%" + V.getName()).str();
   std::string S;
   raw_string_ostream OS(S);
-  V.print(OS);
+  if (V.getType()->isVoidTy())
+    V.print(OS); // a void call has no operand name: show the call
+  else
+    V.printAsOperand(OS, /*PrintType=*/false);
   return StringRef(S).trim().str();
 }
 

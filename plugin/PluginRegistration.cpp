@@ -13,6 +13,9 @@
 using namespace llvm;
 
 static void registerScopeAlloc(PassBuilder &PB) {
+  // Lets -print-pipeline-passes print a pipeline that parses back.
+  if (PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks())
+    PIC->addClassToPassName(scopealloc::ScopeAllocPass::name(), "scope-alloc");
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {

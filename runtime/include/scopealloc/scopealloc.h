@@ -43,10 +43,24 @@ typedef struct scopealloc_pool {
 
 /* ---- ABI emitted by the pass (do not call by hand unless you mean it) ---- */
 
-/* Default workspace pool of the calling thread. */
+/* Default workspace pool of the calling thread: one contiguous virtual
+ * reservation per thread (64 GiB on 64-bit, 512 MiB on 32-bit, env
+ * SCOPEALLOC_RESERVE=<bytes>[K|M|G]), committed on demand, unmapped when the
+ * thread exits.
+ *
+ * __scopealloc_mark creates the thread's arena if needed, so a mark is always
+ * a real position inside it and releasing is a single store of `cur` (an
+ * inline fast path may do exactly that). Release also accepts NULL as "empty".
+ * Every allocation starts at least 8-aligned (the ASan shadow granule). */
 void *__scopealloc_mark(void);
 void *__scopealloc_alloc(size_t size, size_t align);
 void __scopealloc_release(void *mark);
+
+/* The calling thread's default pool, for an inline fast path: `cur` is NULL
+ * until __scopealloc_mark or __scopealloc_alloc has created the arena. */
+#if !defined(__STDC_HOSTED__) || __STDC_HOSTED__
+extern __thread scopealloc_pool __scopealloc_tls_pool;
+#endif
 
 /* A named pool `global.<name>`: the pass references
  * `__scopealloc_pool_<name>`, defined by SCOPEALLOC_DEFINE_POOL below, so a
@@ -57,6 +71,11 @@ void *__scopealloc_pool_alloc(scopealloc_pool *pool, size_t size, size_t align);
 void __scopealloc_pool_release(scopealloc_pool *pool, void *mark);
 
 /* ---- Named pools, placed by the application ---- */
+
+/* A named pool is a fixed buffer; it never grows. Like any LIFO arena it
+ * serves one thread at a time: while non-empty it belongs to the thread that
+ * allocated from it first (`owner`), and another thread's request is reported
+ * through the exhaustion handler as SCOPEALLOC_REASON_IN_USE. */
 
 #define SCOPEALLOC_POOL_ALIGN 64
 
@@ -91,7 +110,15 @@ typedef struct scopealloc_failure {
   size_t available;   /* bytes left in the pool at the time */
   size_t peak;        /* the pool's peak use so far */
   size_t capacity;    /* the most the pool can ever hold */
+  const void *mark;   /* the offending mark for a bad release, else NULL */
 } scopealloc_failure;
+
+/* The `reason` strings (compare with strcmp). */
+#define SCOPEALLOC_REASON_EXHAUSTED "exhausted"
+#define SCOPEALLOC_REASON_IN_USE "in use by another thread"
+#define SCOPEALLOC_REASON_BAD_RELEASE "release of a mark outside the pool"
+#define SCOPEALLOC_REASON_BAD_ALIGNMENT "alignment is not a power of two"
+#define SCOPEALLOC_REASON_NO_MEMORY "the system refused to reserve or commit memory"
 
 /* Called when a request cannot be served. The default prints the failure to
  * stderr and aborts. A replacement must not return (abort, exit, longjmp or
@@ -99,9 +126,14 @@ typedef struct scopealloc_failure {
  * way to continue without the memory. */
 typedef void (*scopealloc_exhaustion_handler)(const scopealloc_failure *failure);
 
-/* Installs `handler` (NULL restores the default); returns the previous one. */
+/* Installs `handler` (NULL restores the default); returns the previous one
+ * (scopealloc_default_exhaustion_handler when none was installed). */
 scopealloc_exhaustion_handler
 scopealloc_set_exhaustion_handler(scopealloc_exhaustion_handler handler);
+
+/* Prints the failure to stderr and aborts (freestanding builds: traps).
+ * Custom handlers may log and then delegate to it. */
+void scopealloc_default_exhaustion_handler(const scopealloc_failure *failure);
 
 /* ---- Statistics ---- */
 

@@ -1,0 +1,99 @@
+/* Named pools: mark/alloc/release over a fixed buffer. Needs no libc, so it
+ * also builds with -ffreestanding for bare-metal targets. */
+#include "internal.h"
+
+SA_PULL_IN_STATS();
+
+#if SCOPEALLOC_SINGLE_THREADED
+#define sa_self() ((const void *)1)
+#else
+/* A thread's identity: the address of one of its thread-locals. */
+static _Thread_local char sa_thread_tag;
+#define sa_self() ((const void *)&sa_thread_tag)
+#endif
+
+static const char *sa_pool_name(const scopealloc_pool *pool) {
+  return pool->name ? pool->name : "(unnamed)";
+}
+
+void sa_fail(scopealloc_pool *pool, const char *name, const char *reason,
+             size_t size, size_t align, const void *mark) {
+  scopealloc_failure f;
+  f.pool = name;
+  f.reason = reason;
+  f.requested = size;
+  f.alignment = align ? align : 1;
+  f.available = (size_t)(pool->reserve_end - pool->cur);
+  f.peak = pool->peak;
+  f.capacity = (size_t)(pool->reserve_end - pool->base);
+  f.mark = mark;
+  pool->failures++;
+  sa_report(&f);
+}
+
+/* An empty pool belongs to no thread. */
+static inline void sa_disown_if_empty(scopealloc_pool *pool) {
+  if (pool->cur == pool->base)
+    __atomic_store_n(&pool->owner, (const void *)0, __ATOMIC_RELEASE);
+}
+
+void *__scopealloc_pool_mark(scopealloc_pool *pool) { return pool->cur; }
+
+/* Cold: first allocation into an empty pool (takes ownership), a request from
+ * another thread, or one that does not fit. */
+static SA_COLD void *sa_pool_alloc_slow(scopealloc_pool *pool, size_t size,
+                                        size_t align) {
+  const void *self = sa_self();
+#if !SCOPEALLOC_SINGLE_THREADED
+  const void *owner = __atomic_load_n(&pool->owner, __ATOMIC_ACQUIRE);
+  if (owner != self) {
+    const void *expected = 0;
+    if (owner != 0 ||
+        !__atomic_compare_exchange_n(&pool->owner, &expected, self, 0,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+      sa_fail(pool, sa_pool_name(pool), SCOPEALLOC_REASON_IN_USE, size, align,
+              0);
+  }
+#else
+  pool->owner = self;
+#endif
+  void *p;
+  if (sa_bump(pool, size, align, &p))
+    return p;
+  sa_disown_if_empty(pool); /* do not keep claiming a pool we did not use */
+  sa_fail(pool, sa_pool_name(pool),
+          (align & (align - 1)) ? SCOPEALLOC_REASON_BAD_ALIGNMENT
+                                : SCOPEALLOC_REASON_EXHAUSTED,
+          size, align, 0);
+}
+
+/* Hot path: owner check plus sa_bump. */
+void *__scopealloc_pool_alloc(scopealloc_pool *pool, size_t size,
+                              size_t align) {
+  void *p;
+  if (SA_LIKELY(pool->owner == sa_self()) &&
+      SA_LIKELY(sa_bump(pool, size, align, &p)))
+    return p;
+  return sa_pool_alloc_slow(pool, size, align);
+}
+
+static SA_COLD void sa_pool_release_slow(scopealloc_pool *pool, void *mark) {
+  const void *owner = pool->owner;
+  if (owner && owner != sa_self() && mark != pool->cur)
+    sa_fail(pool, sa_pool_name(pool), SCOPEALLOC_REASON_IN_USE, 0, 0, mark);
+  if (!sa_release(pool, mark))
+    sa_fail(pool, sa_pool_name(pool), SCOPEALLOC_REASON_BAD_RELEASE, 0, 0,
+            mark);
+  sa_disown_if_empty(pool);
+}
+
+/* Hot path: a store of cur, plus giving up ownership when the pool empties.
+ * Only another thread moving cur, or a mark outside [base, cur], goes cold. */
+void __scopealloc_pool_release(scopealloc_pool *pool, void *mark) {
+  if (SA_LIKELY(pool->owner == sa_self()) &&
+      SA_LIKELY(sa_release(pool, mark))) {
+    sa_disown_if_empty(pool);
+    return;
+  }
+  sa_pool_release_slow(pool, mark);
+}

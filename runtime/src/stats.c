@@ -1,0 +1,94 @@
+/* Statistics: per-pool getters (freestanding-capable), the table printer and
+ * SCOPEALLOC_STATS=1 at exit (hosted). */
+#include "internal.h"
+
+#if SCOPEALLOC_HOSTED
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#endif
+
+const char sa_stats_anchor = 0;
+
+/* Bounds of the linker section holding a pointer to every named pool of this
+ * link unit; weak, so a program without named pools links too. */
+extern scopealloc_pool *const __start_scopealloc_pools[]
+    __attribute__((weak, visibility("hidden")));
+extern scopealloc_pool *const __stop_scopealloc_pools[]
+    __attribute__((weak, visibility("hidden")));
+
+void scopealloc_pool_stats(const scopealloc_pool *pool, scopealloc_stats *out) {
+  out->name = pool->name;
+  out->current = (size_t)(pool->cur - pool->base);
+  out->peak = pool->peak;
+  out->capacity = (size_t)(pool->reserve_end - pool->base);
+  out->allocs = pool->allocs;
+  out->failures = pool->failures;
+}
+
+int scopealloc_for_each_pool(void (*fn)(const scopealloc_pool *pool, void *ctx),
+                             void *ctx) {
+  int n = 0;
+  if (!__start_scopealloc_pools || !__stop_scopealloc_pools)
+    return 0;
+  for (scopealloc_pool *const *p = __start_scopealloc_pools;
+       p < __stop_scopealloc_pools; p++)
+    if (*p) {
+      if (fn)
+        fn(*p, ctx);
+      n++;
+    }
+  return n;
+}
+
+#if SCOPEALLOC_HOSTED
+void scopealloc_process_stats(scopealloc_stats *out) {
+  sa_process_totals t;
+  sa_process_totals_get(&t);
+  *out = t.stats;
+}
+
+static void sa_name_width(const scopealloc_pool *pool, void *ctx) {
+  int *width = (int *)ctx;
+  int n = (int)strlen(pool->name ? pool->name : "");
+  if (n > *width)
+    *width = n;
+}
+
+static void sa_print_row(const scopealloc_stats *s, int width) {
+  fprintf(stderr, "  %-*s %14zu %14zu %14zu %12llu %9llu\n", width,
+          s->name ? s->name : "(unnamed)", s->current, s->peak, s->capacity,
+          (unsigned long long)s->allocs, (unsigned long long)s->failures);
+}
+
+static void sa_print_pool(const scopealloc_pool *pool, void *ctx) {
+  scopealloc_stats s;
+  scopealloc_pool_stats(pool, &s);
+  sa_print_row(&s, *(int *)ctx);
+}
+
+void scopealloc_print_stats(void) {
+  sa_process_totals t;
+  sa_process_totals_get(&t);
+  int width = 9; /* "workspace" */
+  scopealloc_for_each_pool(sa_name_width, &width);
+  fprintf(stderr, "scopealloc statistics (bytes):\n");
+  fprintf(stderr, "  %-*s %14s %14s %14s %12s %9s\n", width, "pool", "current",
+          "peak", "capacity", "allocs", "failures");
+  sa_print_row(&t.stats, width);
+  scopealloc_for_each_pool(sa_print_pool, &width);
+  fprintf(stderr,
+          "  (workspace: the default per-thread pool over %llu thread(s), %llu "
+          "still running; current, allocs and failures are summed, peak is "
+          "the largest thread's, capacity is per thread)\n",
+          (unsigned long long)t.threads, (unsigned long long)t.live_threads);
+}
+
+static void sa_print_stats_at_exit(void) { scopealloc_print_stats(); }
+
+__attribute__((constructor)) static void sa_stats_init(void) {
+  const char *env = getenv("SCOPEALLOC_STATS");
+  if (env && *env && strcmp(env, "0") != 0)
+    atexit(sa_print_stats_at_exit);
+}
+#endif

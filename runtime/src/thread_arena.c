@@ -1,0 +1,271 @@
+/* The default workspace pool: one arena per thread, hosted only.
+ *
+ * Each arena is a single contiguous virtual reservation (PROT_NONE,
+ * MAP_NORESERVE, so it costs address space only) committed with mprotect as
+ * cur grows. Contiguity is what makes release a single store of cur. */
+#define _GNU_SOURCE 1
+#include "internal.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+SA_PULL_IN_STATS();
+
+__thread scopealloc_pool __scopealloc_tls_pool;
+
+#define SA_POOL_NAME "workspace"
+#define SA_COMMIT_STEP ((size_t)1 << 20)
+#if UINTPTR_MAX > 0xffffffffu
+#define SA_DEFAULT_RESERVE ((size_t)64 << 30)
+#else
+#define SA_DEFAULT_RESERVE ((size_t)512 << 20)
+#endif
+
+static pthread_once_t sa_once = PTHREAD_ONCE_INIT;
+static pthread_key_t sa_key;
+static size_t sa_page;
+
+/* Threads with an arena, and what exited threads leave behind for stats. */
+static pthread_mutex_t sa_lock = PTHREAD_MUTEX_INITIALIZER;
+static scopealloc_pool *sa_live;
+static uint64_t sa_threads, sa_live_threads;
+static uint64_t sa_exited_allocs, sa_exited_failures;
+static size_t sa_exited_peak, sa_capacity;
+
+static size_t sa_round_up(size_t n, size_t to) {
+  return n + (to - 1 - (n - 1) % to); /* n > 0; may wrap to 0: caller checks */
+}
+
+/* Thread exit: fold the statistics into the process totals, then unmap. */
+static void sa_thread_arena_destroy(void *arg) {
+  scopealloc_pool *pool = (scopealloc_pool *)arg;
+  pthread_mutex_lock(&sa_lock);
+  for (scopealloc_pool **p = &sa_live; *p; p = &(*p)->next_thread_pool)
+    if (*p == pool) {
+      *p = pool->next_thread_pool;
+      break;
+    }
+  sa_live_threads--;
+  sa_exited_allocs += pool->allocs;
+  sa_exited_failures += pool->failures;
+  if (pool->peak > sa_exited_peak)
+    sa_exited_peak = pool->peak;
+  pthread_mutex_unlock(&sa_lock);
+  /* ASan keeps shadow state for unmapped ranges; leave it clean for reuse. */
+  sa_unpoison(pool->base, (size_t)(pool->limit - pool->base));
+  munmap(pool->base, (size_t)(pool->reserve_end - pool->base));
+  /* A later pthread-key destructor may still use the pool: start afresh. */
+  memset(pool, 0, sizeof *pool);
+}
+
+static void sa_init_once(void) {
+  sa_page = (size_t)sysconf(_SC_PAGESIZE);
+  if (pthread_key_create(&sa_key, sa_thread_arena_destroy) != 0) {
+    fprintf(stderr, "scopealloc: pthread_key_create failed\n");
+    abort();
+  }
+}
+
+static SA_NORETURN void sa_bad_reserve(const char *value) {
+  fprintf(stderr,
+          "scopealloc: invalid SCOPEALLOC_RESERVE='%s': expected a number of "
+          "bytes > 0 with an optional K, M or G suffix (e.g. 512M)\n",
+          value);
+  abort();
+}
+
+/* The reservation for a new arena: SCOPEALLOC_RESERVE or the default, in
+ * whole pages. Returns 1 if the user chose it. */
+static int sa_reserve_size(size_t *out) {
+  const char *env = getenv("SCOPEALLOC_RESERVE");
+  if (!env || !*env) {
+    *out = SA_DEFAULT_RESERVE;
+    return 0;
+  }
+  size_t n = 0;
+  const char *s = env;
+  if (*s < '0' || *s > '9')
+    sa_bad_reserve(env);
+  for (; *s >= '0' && *s <= '9'; s++) {
+    if (n > ((size_t)-1 - (size_t)(*s - '0')) / 10)
+      sa_bad_reserve(env);
+    n = n * 10 + (size_t)(*s - '0');
+  }
+  unsigned shift = 0;
+  switch (*s) {
+  case 'k': case 'K': shift = 10; s++; break;
+  case 'm': case 'M': shift = 20; s++; break;
+  case 'g': case 'G': shift = 30; s++; break;
+  }
+  if (*s || n == 0 || n > ((size_t)-1 >> shift))
+    sa_bad_reserve(env);
+  n <<= shift;
+  size_t rounded = sa_round_up(n, sa_page);
+  if (rounded < n)
+    sa_bad_reserve(env);
+  *out = rounded;
+  return 1;
+}
+
+/* First use in this thread: reserve, commit the first step, register. */
+static SA_COLD void sa_thread_arena_create(size_t size, size_t align) {
+  scopealloc_pool *pool = &__scopealloc_tls_pool;
+  pthread_once(&sa_once, sa_init_once);
+  size_t reserve;
+  int chosen = sa_reserve_size(&reserve);
+  char *base;
+  for (;;) {
+    base = (char *)mmap(NULL, reserve, PROT_NONE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base != (char *)MAP_FAILED)
+      break;
+    /* The default is only a guess (ulimit -v, 32-bit hosts): shrink it. A
+     * size the user asked for is kept or refused. */
+    if (chosen || reserve <= SA_COMMIT_STEP)
+      sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_NO_MEMORY, size, align, 0);
+    reserve /= 2;
+  }
+  size_t commit = reserve < SA_COMMIT_STEP ? reserve : SA_COMMIT_STEP;
+  if (mprotect(base, commit, PROT_READ | PROT_WRITE) != 0) {
+    munmap(base, reserve);
+    sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_NO_MEMORY, size, align, 0);
+  }
+  sa_poison(base, commit);
+  pool->base = pool->cur = base;
+  pool->limit = base + commit;
+  pool->reserve_end = base + reserve;
+  pool->name = SA_POOL_NAME;
+
+  pthread_mutex_lock(&sa_lock);
+  pool->next_thread_pool = sa_live;
+  sa_live = pool;
+  sa_threads++;
+  sa_live_threads++;
+  sa_capacity = reserve;
+  pthread_mutex_unlock(&sa_lock);
+  pthread_setspecific(sa_key, pool);
+}
+
+void *__scopealloc_mark(void) {
+  char *cur = __scopealloc_tls_pool.cur;
+  if (SA_UNLIKELY(!cur)) {
+    sa_thread_arena_create(0, 0);
+    cur = __scopealloc_tls_pool.cur;
+  }
+  return cur;
+}
+
+/* Cold: no arena yet, or [cur, limit) too small: commit more of the
+ * reservation (at least 1 MiB, and at least half again what is committed, so
+ * the number of mprotect calls stays logarithmic), or report. */
+static SA_COLD void *sa_thread_alloc_slow(size_t size, size_t align) {
+  scopealloc_pool *pool = &__scopealloc_tls_pool;
+  if (!pool->cur)
+    sa_thread_arena_create(size, align);
+  void *p;
+  if (sa_bump(pool, size, align, &p))
+    return p;
+  if (align & (align - 1))
+    sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_BAD_ALIGNMENT, size, align,
+            0);
+  uintptr_t cur = (uintptr_t)pool->cur;
+  uintptr_t room = (uintptr_t)pool->reserve_end - cur;
+  uintptr_t mask = align > SA_MIN_ALIGN ? align - 1 : SA_MIN_ALIGN - 1;
+  uintptr_t pad = -cur & mask;
+  if (pad > room || size > room - pad)
+    sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_EXHAUSTED, size, align, 0);
+
+  size_t committed = (size_t)(pool->limit - pool->base);
+  size_t reserved = (size_t)(pool->reserve_end - pool->base);
+  size_t need = (size_t)(cur + pad + size - (uintptr_t)pool->base);
+  size_t grown = committed + committed / 2;
+  size_t want = sa_round_up(need > grown ? need : grown, SA_COMMIT_STEP);
+  if (want < need || want > reserved) /* wrapped, or past the end */
+    want = reserved;
+  if (mprotect(pool->limit, want - committed, PROT_READ | PROT_WRITE) != 0) {
+    /* Settle for what this request needs before giving up. */
+    want = sa_round_up(need, sa_page);
+    if (want < need || want > reserved)
+      want = reserved;
+    if (mprotect(pool->limit, want - committed, PROT_READ | PROT_WRITE) != 0)
+      sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_NO_MEMORY, size, align,
+              0);
+  }
+  sa_poison(pool->limit, want - committed);
+  pool->limit = pool->base + want;
+  if (!sa_bump(pool, size, align, &p))
+    __builtin_trap(); /* unreachable: the commit covers the request */
+  return p;
+}
+
+/* The calling thread's pool. The empty asm stops the compiler from
+ * recomputing the TLS address (a __tls_get_addr call in PIC code) at every
+ * use instead of keeping it in a register. */
+static inline scopealloc_pool *sa_tls_pool(void) {
+  scopealloc_pool *pool = &__scopealloc_tls_pool;
+  __asm__("" : "+r"(pool));
+  return pool;
+}
+
+/* Hot path: sa_bump on this thread's arena. */
+void *__scopealloc_alloc(size_t size, size_t align) {
+  scopealloc_pool *pool = sa_tls_pool();
+  void *p;
+  if (SA_LIKELY(pool->cur != NULL) &&
+      SA_LIKELY(sa_bump(pool, size, align, &p)))
+    return p;
+  return sa_thread_alloc_slow(size, align);
+}
+
+static SA_COLD void sa_thread_release_slow(void *mark) {
+  scopealloc_pool *pool = &__scopealloc_tls_pool;
+  if (!mark) /* the "empty" mark */
+    mark = pool->base;
+  if (!sa_release(pool, mark))
+    sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_BAD_RELEASE, 0, 0, mark);
+}
+
+/* Hot path: a single store of cur (plus the unsigned range check). */
+void __scopealloc_release(void *mark) {
+  if (SA_LIKELY(sa_release(sa_tls_pool(), mark)))
+    return;
+  sa_thread_release_slow(mark);
+}
+
+void scopealloc_thread_stats(scopealloc_stats *out) {
+  const scopealloc_pool *pool = &__scopealloc_tls_pool;
+  out->name = SA_POOL_NAME;
+  out->current = (size_t)(pool->cur - pool->base);
+  out->peak = pool->peak;
+  out->capacity = (size_t)(pool->reserve_end - pool->base);
+  out->allocs = pool->allocs;
+  out->failures = pool->failures;
+}
+
+/* Other threads' counters are read without synchronisation: the totals are
+ * exact once those threads are idle or gone, approximate while they run. */
+void sa_process_totals_get(sa_process_totals *out) {
+  pthread_mutex_lock(&sa_lock);
+  scopealloc_stats *s = &out->stats;
+  s->name = SA_POOL_NAME;
+  s->current = 0;
+  s->peak = sa_exited_peak;
+  s->capacity = sa_capacity;
+  s->allocs = sa_exited_allocs;
+  s->failures = sa_exited_failures;
+  for (const volatile scopealloc_pool *p = sa_live; p; p = p->next_thread_pool) {
+    s->current += (size_t)(p->cur - p->base);
+    if (p->peak > s->peak)
+      s->peak = p->peak;
+    s->allocs += p->allocs;
+    s->failures += p->failures;
+  }
+  out->threads = sa_threads;
+  out->live_threads = sa_live_threads;
+  pthread_mutex_unlock(&sa_lock);
+}

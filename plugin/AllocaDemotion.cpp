@@ -98,11 +98,15 @@ Value *FunctionDemoter::entryMark(StringRef Pool) {
 
 void FunctionDemoter::demoteStaticFrame(StringRef Pool,
                                         ArrayRef<AllocaInst *> Allocas) {
-  // Lay the allocas out in program order, each at its own alignment.
+  // Most-aligned first (then program order): least padding, deterministic.
+  SmallVector<AllocaInst *, 8> Sorted(Allocas);
+  llvm::stable_sort(Sorted, [](AllocaInst *A, AllocaInst *B) {
+    return A->getAlign() > B->getAlign();
+  });
   uint64_t FrameSize = 0;
   Align FrameAlign(1);
   SmallVector<uint64_t, 8> Offsets;
-  for (AllocaInst *AI : Allocas) {
+  for (AllocaInst *AI : Sorted) {
     uint64_t Size = AI->getAllocationSize(DL)->getFixedValue();
     FrameSize = alignTo(FrameSize, AI->getAlign());
     Offsets.push_back(FrameSize);
@@ -124,14 +128,14 @@ void FunctionDemoter::demoteStaticFrame(StringRef Pool,
   auto NeedsSlot = [](AllocaInst *AI) {
     return !findDVRDeclares(AI).empty() || !findDbgDeclares(AI).empty();
   };
-  if (any_of(Allocas, NeedsSlot)) {
+  if (any_of(Sorted, NeedsSlot)) {
     IRBuilder<> EB(&F.getEntryBlock(), F.getEntryBlock().begin());
     FrameSlot = EB.CreateAlloca(B.getPtrTy(), nullptr,
                                 Frame->getName() + ".addr");
     B.CreateStore(Frame, FrameSlot);
   }
 
-  for (auto [AI, Offset] : zip(Allocas, Offsets)) {
+  for (auto [AI, Offset] : zip(Sorted, Offsets)) {
     if (FrameSlot)
       replaceDbgDeclare(AI, FrameSlot, DIB, DIExpression::DerefBefore,
                         static_cast<int>(Offset));

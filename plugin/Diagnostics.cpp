@@ -53,20 +53,27 @@ void reportWarning(const Function &F, const Instruction *I, const Twine &Msg) {
   F.getContext().diagnose(ScopeAllocDiagnostic(DS_Warning, F, I, Msg));
 }
 
-static StringRef sourceVariableName(const Value &V) {
-  auto *AI = dyn_cast<AllocaInst>(&V);
-  if (!AI)
-    return {};
-  for (DbgVariableRecord *DVR : findDVRDeclares(const_cast<AllocaInst *>(AI)))
-    return DVR->getVariable()->getName();
-  for (DbgDeclareInst *DDI : findDbgDeclares(const_cast<AllocaInst *>(AI)))
-    return DDI->getVariable()->getName();
+SourceVariable findSourceVariable(const AllocaInst &AI) {
+  // Declares first; at -O2 InstCombine has often turned them into values.
+  auto *A = const_cast<AllocaInst *>(&AI);
+  for (DbgVariableRecord *DVR : findDVRDeclares(A))
+    return {DVR->getVariable(), DVR->getDebugLoc()};
+  for (DbgDeclareInst *DDI : findDbgDeclares(A))
+    return {DDI->getVariable(), DDI->getDebugLoc()};
+  SmallVector<DbgVariableIntrinsic *, 4> Intrinsics;
+  SmallVector<DbgVariableRecord *, 4> Records;
+  findDbgUsers(Intrinsics, A, &Records);
+  for (DbgVariableRecord *DVR : Records)
+    return {DVR->getVariable(), DVR->getDebugLoc()};
+  for (DbgVariableIntrinsic *DVI : Intrinsics)
+    return {DVI->getVariable(), DVI->getDebugLoc()};
   return {};
 }
 
 std::string describeValue(const Value &V) {
-  if (StringRef Var = sourceVariableName(V); !Var.empty())
-    return Var.str();
+  if (auto *AI = dyn_cast<AllocaInst>(&V))
+    if (SourceVariable SV = findSourceVariable(*AI); SV.Var)
+      return SV.Var->getName().str();
   if (V.hasName())
     return ("%" + V.getName()).str();
   std::string S;

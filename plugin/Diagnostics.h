@@ -9,10 +9,13 @@
 #define SCOPEALLOC_DIAGNOSTICS_H
 
 #include "llvm/ADT/Twine.h"
+#include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include <string>
 
 namespace llvm {
+class AllocaInst;
+class DILocalVariable;
 class Function;
 class Instruction;
 class Value;
@@ -39,6 +42,14 @@ void reportError(const llvm::Function &F, const llvm::Instruction *I,
                  const llvm::Twine &Message);
 void reportWarning(const llvm::Function &F, const llvm::Instruction *I,
                    const llvm::Twine &Message);
+
+/// The source variable an alloca holds, from its debug records, and where
+/// it is declared; empty without debug info.
+struct SourceVariable {
+  const llvm::DILocalVariable *Var = nullptr;
+  llvm::DebugLoc Loc;
+};
+SourceVariable findSourceVariable(const llvm::AllocaInst &AI);
 
 /// A readable name for an alloca or other value: the source variable when
 /// debug info has one, else the IR name, else the printed instruction.

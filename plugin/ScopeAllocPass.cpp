@@ -220,12 +220,8 @@ bool FunctionPlanner::stackSaveMayMoveToArena() const {
 /// The remark's source location: the variable's declaration when there is
 /// debug info (allocas themselves carry no location), else the function.
 static DiagnosticLocation remarkLocation(AllocaInst &AI) {
-  for (DbgVariableRecord *DVR : findDVRDeclares(&AI))
-    if (DVR->getDebugLoc())
-      return DiagnosticLocation(DVR->getDebugLoc());
-  for (DbgDeclareInst *DDI : findDbgDeclares(&AI))
-    if (DDI->getDebugLoc())
-      return DiagnosticLocation(DDI->getDebugLoc());
+  if (SourceVariable SV = findSourceVariable(AI); SV.Loc)
+    return DiagnosticLocation(SV.Loc);
   return DiagnosticLocation(AI.getFunction()->getSubprogram());
 }
 

@@ -1,5 +1,6 @@
 ; Alignment is honoured exactly: the frame asks for the largest alignment of
-; its members (up to 4096 here), each member sits at an aligned offset, and
+; its members (up to 4096 here), members are laid out most aligned first,
+; each at an aligned offset, and
 ; dynamic allocas pass their own alignment.
 ; RUN: %opt %loadplugin -passes=scope-alloc -scope-alloc-max-stack-alloca=0 -S %s | FileCheck %s
 
@@ -9,11 +10,11 @@ target triple = "x86_64-unknown-linux-gnu"
 declare void @use(ptr)
 
 ; CHECK-LABEL: define void @f(
-; CHECK:         %scopealloc.frame = call nonnull align 4096 ptr @__scopealloc_alloc(i64 8196, i64 4096)
-; CHECK-NEXT:    %byte = getelementptr inbounds i8, ptr %scopealloc.frame, i64 0
-; CHECK-NEXT:    %page = getelementptr inbounds i8, ptr %scopealloc.frame, i64 4096
-; CHECK-NEXT:    %line = getelementptr inbounds i8, ptr %scopealloc.frame, i64 8128
-; CHECK-NEXT:    %word = getelementptr inbounds i8, ptr %scopealloc.frame, i64 8192
+; CHECK:         %scopealloc.frame = call nonnull align 4096 ptr @__scopealloc_alloc(i64 4101, i64 4096)
+; CHECK-NEXT:    %page = getelementptr inbounds i8, ptr %scopealloc.frame, i64 0
+; CHECK-NEXT:    %line = getelementptr inbounds i8, ptr %scopealloc.frame, i64 4032
+; CHECK-NEXT:    %word = getelementptr inbounds i8, ptr %scopealloc.frame, i64 4096
+; CHECK-NEXT:    %byte = getelementptr inbounds i8, ptr %scopealloc.frame, i64 4100
 ; CHECK:         %dyn = call nonnull align 256 ptr @__scopealloc_alloc(i64 %n, i64 256)
 define void @f(i64 %n) {
   %byte = alloca i8, align 1

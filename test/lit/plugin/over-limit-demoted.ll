@@ -14,9 +14,9 @@ declare void @use(ptr)
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    %at_limit = alloca [1024 x i8], align 16
 ; CHECK-NEXT:    %scopealloc.mark = call ptr @__scopealloc_mark()
-; CHECK-NEXT:    %scopealloc.frame = call nonnull align 32 ptr @__scopealloc_alloc(i64 3104, i64 32)
-; CHECK-NEXT:    %big = getelementptr inbounds i8, ptr %scopealloc.frame, i64 0
-; CHECK-NEXT:    %bigger = getelementptr inbounds i8, ptr %scopealloc.frame, i64 1056
+; CHECK-NEXT:    %scopealloc.frame = call nonnull align 32 ptr @__scopealloc_alloc(i64 3073, i64 32)
+; CHECK-NEXT:    %bigger = getelementptr inbounds i8, ptr %scopealloc.frame, i64 0
+; CHECK-NEXT:    %big = getelementptr inbounds i8, ptr %scopealloc.frame, i64 2048
 ; CHECK-NOT:     alloca
 ; CHECK:         call void @use(ptr %big)
 ; CHECK:         call void @use(ptr %bigger)

@@ -19,4 +19,4 @@ void f(int n) {
 // CHECK: call nonnull align 16 ptr @__scopealloc_alloc(i64
 // CHECK: [[R:%.*]] = load ptr, ptr [[SLOT]]
 // CHECK-NEXT: call void @__scopealloc_release(ptr [[R]])
-// CHECK-NOT: llvm.stackrestore
+// CHECK-NOT: call void @llvm.stackrestore

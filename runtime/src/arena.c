@@ -34,7 +34,7 @@ void sa_fail(scopealloc_pool *pool, const char *name, const char *reason,
 /* An empty pool belongs to no thread. */
 static inline void sa_disown_if_empty(scopealloc_pool *pool) {
   if (pool->cur == pool->base)
-    __atomic_store_n(&pool->owner, (const void *)0, __ATOMIC_RELEASE);
+    SA_STORE(&pool->owner, (const void *)0);
 }
 
 void *__scopealloc_pool_mark(scopealloc_pool *pool) { return pool->cur; }
@@ -45,7 +45,7 @@ static SA_COLD void *sa_pool_alloc_slow(scopealloc_pool *pool, size_t size,
                                         size_t align) {
   const void *self = sa_self();
 #if !SCOPEALLOC_SINGLE_THREADED
-  const void *owner = __atomic_load_n(&pool->owner, __ATOMIC_ACQUIRE);
+  const void *owner = SA_LOAD(&pool->owner);
   if (owner != self) {
     const void *expected = 0;
     if (owner != 0 ||

@@ -45,14 +45,17 @@ void scopealloc_default_exhaustion_handler(const scopealloc_failure *f) {
 
 scopealloc_exhaustion_handler
 scopealloc_set_exhaustion_handler(scopealloc_exhaustion_handler handler) {
-  scopealloc_exhaustion_handler old =
-      __atomic_exchange_n(&sa_handler, handler, __ATOMIC_ACQ_REL);
+  scopealloc_exhaustion_handler old = SA_LOAD(&sa_handler);
+#if SCOPEALLOC_SINGLE_THREADED
+  sa_handler = handler;
+#else
+  old = __atomic_exchange_n(&sa_handler, handler, __ATOMIC_ACQ_REL);
+#endif
   return old ? old : scopealloc_default_exhaustion_handler;
 }
 
 void sa_report(const scopealloc_failure *f) {
-  scopealloc_exhaustion_handler h =
-      __atomic_load_n(&sa_handler, __ATOMIC_ACQUIRE);
+  scopealloc_exhaustion_handler h = SA_LOAD(&sa_handler);
   (h ? h : scopealloc_default_exhaustion_handler)(f);
   /* The generated code has no way to continue without the memory. */
 #if SCOPEALLOC_HOSTED

@@ -20,6 +20,16 @@
 #define SCOPEALLOC_SINGLE_THREADED (!SCOPEALLOC_HOSTED)
 #endif
 
+/* Shared words (handler, pool owner): atomic when threads exist; plain when
+ * not, so small cores without atomic instructions need no libatomic. */
+#if SCOPEALLOC_SINGLE_THREADED
+#define SA_LOAD(p) (*(p))
+#define SA_STORE(p, v) ((void)(*(p) = (v)))
+#else
+#define SA_LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define SA_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#endif
+
 #define SA_HIDDEN __attribute__((visibility("hidden")))
 #define SA_COLD __attribute__((noinline, cold))
 #define SA_NORETURN __attribute__((noreturn))

@@ -78,9 +78,9 @@ void scopealloc_print_stats(void) {
   sa_print_row(&t.stats, width);
   scopealloc_for_each_pool(sa_print_pool, &width);
   fprintf(stderr,
-          "  (workspace: the default per-thread pool over %llu thread(s), %llu "
-          "still running; current, allocs and failures are summed, peak is "
-          "the largest thread's, capacity is per thread)\n",
+          "  (workspace: default pool of %llu thread(s), %llu running; "
+          "current/allocs/failures summed, peak = largest thread peak, "
+          "capacity per thread)\n",
           (unsigned long long)t.threads, (unsigned long long)t.live_threads);
 }
 

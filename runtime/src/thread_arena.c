@@ -63,8 +63,31 @@ static void sa_thread_arena_destroy(void *arg) {
   memset(pool, 0, sizeof *pool);
 }
 
+/* fork: only the forking thread lives on in the child; the others' pools
+ * stop counting as live (their memory stays mapped, like the rest of theirs). */
+static void sa_atfork_prepare(void) { pthread_mutex_lock(&sa_lock); }
+static void sa_atfork_parent(void) { pthread_mutex_unlock(&sa_lock); }
+static void sa_atfork_child(void) {
+  scopealloc_pool *self = &__scopealloc_tls_pool;
+  scopealloc_pool *next;
+  for (scopealloc_pool *p = sa_live; p; p = next) {
+    next = p->next_thread_pool;
+    if (p == self)
+      continue;
+    sa_exited_allocs += p->allocs;
+    sa_exited_failures += p->failures;
+    if (p->peak > sa_exited_peak)
+      sa_exited_peak = p->peak;
+  }
+  sa_live = self->base ? self : NULL;
+  self->next_thread_pool = NULL;
+  sa_live_threads = self->base ? 1 : 0;
+  pthread_mutex_unlock(&sa_lock);
+}
+
 static void sa_init_once(void) {
   sa_page = (size_t)sysconf(_SC_PAGESIZE);
+  pthread_atfork(sa_atfork_prepare, sa_atfork_parent, sa_atfork_child);
   if (pthread_key_create(&sa_key, sa_thread_arena_destroy) != 0) {
     fprintf(stderr, "scopealloc: pthread_key_create failed\n");
     abort();

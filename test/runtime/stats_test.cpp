@@ -114,6 +114,44 @@ TEST(Stats, ProcessStatsSeeLiveThreads) {
   EXPECT_EQ(after.current, before.current);
 }
 
+TEST(Stats, ForkedChildCountsOnlyItsOwnThread) {
+  std::mutex mu;
+  std::condition_variable cv;
+  int stage = 0;
+  std::thread holder([&] {
+    void *m = __scopealloc_mark();
+    __scopealloc_alloc(3 << 20, 8);
+    std::unique_lock<std::mutex> lock(mu);
+    stage = 1;
+    cv.notify_all();
+    cv.wait(lock, [&] { return stage == 2; });
+    __scopealloc_release(m);
+  });
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return stage == 1; });
+  }
+  __scopealloc_mark();
+  pid_t pid = fork();
+  if (pid == 0) {
+    // The holder thread does not exist here: its 3 MiB are not "current".
+    scopealloc_stats process, thread;
+    scopealloc_process_stats(&process);
+    scopealloc_thread_stats(&thread);
+    _exit(process.current == thread.current ? 0 : 1);
+  }
+  int status = -1;
+  waitpid(pid, &status, 0);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    stage = 2;
+    cv.notify_all();
+  }
+  holder.join();
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
 TEST(Stats, NamedPoolStats) {
   scopealloc_pool *pool = &__scopealloc_pool_t_stats;
   void *m = __scopealloc_pool_mark(pool);
@@ -216,7 +254,7 @@ TEST(Stats, PrintedAtExitWithScopeallocStats) {
   EXPECT_TRUE(std::regex_search(
       err, std::regex("\n  helper_pool +0 +4096 +65536 +2 +1\n")))
       << err;
-  EXPECT_NE(err.find("over 3 thread(s), 1 still running"), std::string::npos)
+  EXPECT_NE(err.find("default pool of 3 thread(s), 1 running"), std::string::npos)
       << err;
 }
 

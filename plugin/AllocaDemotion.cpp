@@ -42,8 +42,7 @@ class FunctionDemoter {
 public:
   FunctionDemoter(Function &F)
       : F(F), DL(F.getParent()->getDataLayout()), RT(*F.getParent()),
-        DIB(*F.getParent(), /*AllowUnresolved=*/false),
-        EntryPoint(firstNonStaticAlloca(F.getEntryBlock())) {}
+        DIB(*F.getParent(), /*AllowUnresolved=*/false) {}
 
   DemotionOutcome run(ArrayRef<DemotionRequest> Requests,
                       bool StackSaveMayMoveToArena);
@@ -61,7 +60,7 @@ private:
   DIBuilder DIB;
   /// Entry-block code goes before this instruction, in creation order, after
   /// the leading allocas so that the allocas that stay remain a static frame.
-  Instruction *EntryPoint;
+  Instruction *EntryPoint = nullptr;
   /// The marks taken at function entry, one per pool the function uses.
   PoolMap<Value *> Marks;
   DemotionOutcome Outcome;
@@ -77,7 +76,6 @@ static void eraseLifetimeMarkers(AllocaInst *AI) {
 }
 
 static void replaceAlloca(AllocaInst *AI, Value *NewPtr) {
-  eraseLifetimeMarkers(AI);
   if (auto *I = dyn_cast<Instruction>(NewPtr); I && AI->getDebugLoc())
     I->setDebugLoc(AI->getDebugLoc());
   NewPtr->takeName(AI);
@@ -201,6 +199,11 @@ void FunctionDemoter::releaseOnEveryExit() {
 
 DemotionOutcome FunctionDemoter::run(ArrayRef<DemotionRequest> Requests,
                                      bool StackSaveMayMoveToArena) {
+  // First, so that the entry insertion point is never one of them.
+  for (const DemotionRequest &R : Requests)
+    eraseLifetimeMarkers(R.Alloca);
+  EntryPoint = firstNonStaticAlloca(F.getEntryBlock());
+
   PoolMap<SmallVector<AllocaInst *, 8>> StaticByPool;
   SmallVector<const DemotionRequest *, 4> Dynamic;
   bool DefaultPoolDynamic = false;

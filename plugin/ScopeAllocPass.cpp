@@ -220,7 +220,15 @@ bool FunctionPlanner::stackSaveMayMoveToArena() const {
 /// The remark's source location: the variable's declaration when there is
 /// debug info (allocas themselves carry no location), else the function.
 static DiagnosticLocation remarkLocation(AllocaInst &AI) {
-  if (SourceVariable SV = findSourceVariable(AI); SV.Loc)
+  SourceVariable SV = findSourceVariable(AI);
+  // The variable's own line: after optimisation the records' locations are
+  // often line 0 or the line of a use.
+  if (SV.Var && SV.Loc && SV.Loc.getLine() == SV.Var->getLine())
+    return DiagnosticLocation(SV.Loc); // with the column
+  if (SV.Var && SV.Var->getLine())
+    return DiagnosticLocation(DILocation::get(AI.getContext(), SV.Var->getLine(),
+                                              0, SV.Var->getScope()));
+  if (SV.Loc && SV.Loc.getLine())
     return DiagnosticLocation(SV.Loc);
   return DiagnosticLocation(AI.getFunction()->getSubprogram());
 }

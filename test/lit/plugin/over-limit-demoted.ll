@@ -41,3 +41,4 @@ entry:
 ; REMARK: remark: <unknown>:0:0: '%at_limit' (1024 bytes, align 16, scope none) stays on the stack: 1024 bytes are within the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU)) [rule within-limit]
 ; REMARK: remark: <unknown>:0:0: '%big' (1025 bytes, align 16, scope none) moved to pool 'workspace': 1025 bytes exceed the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU)) [rule over-limit]
 ; REMARK: remark: <unknown>:0:0: '%bigger' (2048 bytes, align 32, scope none) moved to pool 'workspace': 2048 bytes exceed the limit 1024 bytes
+

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian packages ScopeAlloc needs, and only the missing ones:
+# a second run installs nothing. Runs apt-get update once, before installing.
+set -euo pipefail
+
+packages=(
+  llvm-19-dev clang-19 llvm-19-tools libclang-rt-19-dev lld-19  # LLVM 19 toolchain, lit tools, sanitizers
+  cmake ninja-build g++ python3                                 # build
+  libgtest-dev                                                  # runtime unit tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "scopealloc setup: installing ${missing[*]}"
+sudo=""
+if [ "$(id -u)" != 0 ]; then sudo=sudo; fi
+$sudo apt-get update
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"

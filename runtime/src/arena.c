@@ -71,14 +71,14 @@ static SA_COLD void *sa_pool_alloc_slow(scopealloc_pool *pool, size_t size,
 void *__scopealloc_pool_alloc(scopealloc_pool *pool, size_t size,
                               size_t align) {
   void *p;
-  if (SA_LIKELY(pool->owner == sa_self()) &&
+  if (SA_LIKELY(SA_LOAD_RELAXED(&pool->owner) == sa_self()) &&
       SA_LIKELY(sa_bump(pool, size, align, &p)))
     return p;
   return sa_pool_alloc_slow(pool, size, align);
 }
 
 static SA_COLD void sa_pool_release_slow(scopealloc_pool *pool, void *mark) {
-  const void *owner = pool->owner;
+  const void *owner = SA_LOAD(&pool->owner);
   if (owner && owner != sa_self() && mark != pool->cur)
     sa_fail(pool, sa_pool_name(pool), SCOPEALLOC_REASON_IN_USE, 0, 0, mark);
   if (!sa_release(pool, mark))
@@ -90,7 +90,7 @@ static SA_COLD void sa_pool_release_slow(scopealloc_pool *pool, void *mark) {
 /* Hot path: a store of cur, plus giving up ownership when the pool empties.
  * Only another thread moving cur, or a mark outside [base, cur], goes cold. */
 void __scopealloc_pool_release(scopealloc_pool *pool, void *mark) {
-  if (SA_LIKELY(pool->owner == sa_self()) &&
+  if (SA_LIKELY(SA_LOAD_RELAXED(&pool->owner) == sa_self()) &&
       SA_LIKELY(sa_release(pool, mark))) {
     sa_disown_if_empty(pool);
     return;

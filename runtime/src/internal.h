@@ -24,9 +24,11 @@
  * not, so small cores without atomic instructions need no libatomic. */
 #if SCOPEALLOC_SINGLE_THREADED
 #define SA_LOAD(p) (*(p))
+#define SA_LOAD_RELAXED(p) (*(p))
 #define SA_STORE(p, v) ((void)(*(p) = (v)))
 #else
 #define SA_LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define SA_LOAD_RELAXED(p) __atomic_load_n((p), __ATOMIC_RELAXED) /* a mov */
 #define SA_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
 #endif
 

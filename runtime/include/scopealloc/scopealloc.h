@@ -10,6 +10,12 @@
  * mark. Releasing to an older mark also frees everything allocated after it,
  * which is what makes exceptions and longjmp recoverable: the frame that
  * resumes only has to restore its own mark.
+ *
+ * Allocation: `align` is a power of two (0 means 1); every allocation starts
+ * at least 8-aligned (the ASan shadow granule); size 0 yields the aligned top.
+ * A request that does not fit, even one whose size would wrap the address
+ * space, goes to the exhaustion handler. Under AddressSanitizer, released
+ * memory and alignment padding are poisoned, allocations unpoisoned.
  */
 #ifndef SCOPEALLOC_SCOPEALLOC_H
 #define SCOPEALLOC_SCOPEALLOC_H
@@ -50,8 +56,8 @@ typedef struct scopealloc_pool {
  *
  * __scopealloc_mark creates the thread's arena if needed, so a mark is always
  * a real position inside it and releasing is a single store of `cur` (an
- * inline fast path may do exactly that). Release also accepts NULL as "empty".
- * Every allocation starts at least 8-aligned (the ASan shadow granule). */
+ * inline fast path may do exactly that, bypassing statistics and ASan
+ * poisoning). Release also accepts NULL as "empty". */
 void *__scopealloc_mark(void);
 void *__scopealloc_alloc(size_t size, size_t align);
 void __scopealloc_release(void *mark);

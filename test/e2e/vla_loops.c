@@ -4,6 +4,11 @@
 // inside a loop whose blocks must all survive until the function returns,
 // and VLAs in recursion.
 //
+// Legitimately the arena peaks at about 2 MiB (the alloca blocks that live
+// until their function returns, and the recursion); a VLA loop that grew it
+// every iteration would need tens of MiB.
+// COMPARE: max-peak=4194304
+//
 // RUN: bash %S/Inputs/compare.sh %s %t %clang %scc
 #include "Inputs/e2e.h"
 #include <alloca.h>

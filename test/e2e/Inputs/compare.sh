@@ -29,6 +29,11 @@
 #   COMPARE: default-may-keep         do not require a remark for the
 #                                     default-policy builds
 #   COMPARE: timeout=<seconds>        per run (default 60)
+#   COMPARE: max-peak=<bytes>         the workspace peak must stay at or below
+#                                     this in every wrapper build (e.g. VLAs
+#                                     in a loop must not grow the arena per
+#                                     iteration; musttail frames must be
+#                                     released before the call)
 #
 # Environment (for experiments, not used by the suite):
 #   COMPARE_VARIANTS   subset of "O0 O2 O0-limit0 O2-limit0" to build
@@ -50,6 +55,7 @@ expect_status=$(directive 'exit-status=')
 expect_status=${expect_status:-0}
 run_timeout=$(directive 'timeout=')
 run_timeout=${run_timeout:-60}
+max_peak=$(directive 'max-peak=')
 allow_leftover=0
 grep -q 'COMPARE: *allow-arena-leftover' "$src" && allow_leftover=1
 default_may_keep=0
@@ -174,6 +180,9 @@ check_stats() {
   fi
   if [ "$failed" != 0 ]; then
     fail "$v: the workspace pool reports $failed failed request(s)"
+  fi
+  if [ -n "$max_peak" ] && [ "$peak" -gt "$max_peak" ]; then
+    fail "$v: workspace peak $peak bytes exceeds the expected maximum $max_peak (memory not released when it should be)"
   fi
   if [ "$allow_leftover" = 0 ] && [ "$current" != 0 ]; then
     fail "$v: $current bytes still allocated in the workspace pool at exit (a frame did not release)"

@@ -1,9 +1,11 @@
 //===- AllocaDemotion.cpp - Rewrite allocas into workspace memory ---------===//
 #include "AllocaDemotion.h"
+#include "Diagnostics.h"
 #include "RuntimeABI.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallSet.h"
 #include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DataLayout.h"
@@ -83,6 +85,54 @@ static void replaceAlloca(AllocaInst *AI, Value *NewPtr) {
   AI->eraseFromParent();
 }
 
+/// Describes the variables of \p AI as living at (*Slot + Offset): declares,
+/// and the value records InstCombine made of them at -O2.
+static void redirectDebugRecords(AllocaInst *AI, AllocaInst *Slot,
+                                 uint64_t Offset, DIBuilder &DIB,
+                                 Instruction *DeclareBefore) {
+  SmallVector<DbgVariableIntrinsic *, 4> Intrinsics;
+  SmallVector<DbgVariableRecord *, 4> Records;
+  findDbgUsers(Intrinsics, AI, &Records);
+  SmallSet<std::pair<const DILocalVariable *, const DIExpression *>, 4> Declared;
+  auto IsAssign = [](auto *D) {
+    if constexpr (std::is_same_v<decltype(D), DbgVariableRecord *>)
+      return D->isDbgAssign();
+    else
+      return isa<DbgAssignIntrinsic>(D);
+  };
+  auto AddressExpression = [](auto *D) {
+    if constexpr (std::is_same_v<decltype(D), DbgVariableRecord *>)
+      return D->getAddressExpression();
+    else
+      return cast<DbgAssignIntrinsic>(D)->getAddressExpression();
+  };
+  auto Redirect = [&](auto *D) {
+    if (IsAssign(D)) {
+      // Assignment tracking (clang -O2 -g) describes the variable through
+      // its stack slot; the memory is no longer one, so declare where it is.
+      DIExpression *Expr = DIExpression::prepend(
+          AddressExpression(D), DIExpression::DerefBefore, int64_t(Offset));
+      if (auto Frag = D->getExpression()->getFragmentInfo())
+        Expr = *DIExpression::createFragmentExpression(Expr, Frag->OffsetInBits,
+                                                       Frag->SizeInBits);
+      if (Declared.insert({D->getVariable(), Expr}).second)
+        DIB.insertDeclare(Slot, D->getVariable(), Expr, D->getDebugLoc(),
+                          DeclareBefore);
+      D->eraseFromParent();
+      return;
+    }
+    if (D->hasArgList())
+      return; // multi-location expressions keep what RAUW gives them
+    D->replaceVariableLocationOp(AI, Slot);
+    D->setExpression(DIExpression::prepend(
+        D->getExpression(), DIExpression::DerefBefore, int64_t(Offset)));
+  };
+  for (DbgVariableRecord *DVR : Records)
+    Redirect(DVR);
+  for (DbgVariableIntrinsic *DVI : Intrinsics)
+    Redirect(DVI);
+}
+
 Value *FunctionDemoter::entryMark(StringRef Pool) {
   auto [It, Inserted] = Marks.insert({Pool.str(), nullptr});
   if (!Inserted)
@@ -124,7 +174,7 @@ void FunctionDemoter::demoteStaticFrame(StringRef Pool,
   // the call's result may live in a register that is reused.
   AllocaInst *FrameSlot = nullptr;
   auto NeedsSlot = [](AllocaInst *AI) {
-    return !findDVRDeclares(AI).empty() || !findDbgDeclares(AI).empty();
+    return findSourceVariable(*AI).Var != nullptr;
   };
   if (any_of(Sorted, NeedsSlot)) {
     IRBuilder<> EB(&F.getEntryBlock(), F.getEntryBlock().begin());
@@ -135,8 +185,7 @@ void FunctionDemoter::demoteStaticFrame(StringRef Pool,
 
   for (auto [AI, Offset] : zip(Sorted, Offsets)) {
     if (FrameSlot)
-      replaceDbgDeclare(AI, FrameSlot, DIB, DIExpression::DerefBefore,
-                        static_cast<int>(Offset));
+      redirectDebugRecords(AI, FrameSlot, Offset, DIB, EntryPoint);
     Value *Ptr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Frame, Offset);
     replaceAlloca(AI, Ptr);
   }

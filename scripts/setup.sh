@@ -7,6 +7,7 @@ packages=(
   llvm-19-dev clang-19 llvm-19-tools libclang-rt-19-dev lld-19  # LLVM 19 toolchain, lit tools, sanitizers
   cmake ninja-build g++ make python3                            # build
   libgtest-dev                                                  # runtime unit tests
+  gdb                                                           # debug-info tests
 )
 
 missing=()

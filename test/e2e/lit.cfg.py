@@ -7,3 +7,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
 import lit_common
 lit_common.configure(config, "ScopeAlloc-e2e", [".c", ".cpp", ".test"])
 config.excludes = ["Inputs"]
+
+import shutil
+if shutil.which("gdb"):
+    config.available_features.add("gdb")

@@ -46,8 +46,7 @@ public:
       : F(F), DL(F.getParent()->getDataLayout()), RT(*F.getParent()),
         DIB(*F.getParent(), /*AllowUnresolved=*/false) {}
 
-  DemotionOutcome run(ArrayRef<DemotionRequest> Requests,
-                      bool StackSaveMayMoveToArena);
+  void run(ArrayRef<DemotionRequest> Requests, bool StackSaveMayMoveToArena);
 
 private:
   Value *entryMark(StringRef Pool);
@@ -65,7 +64,6 @@ private:
   Instruction *EntryPoint = nullptr;
   /// The marks taken at function entry, one per pool the function uses.
   PoolMap<Value *> Marks;
-  DemotionOutcome Outcome;
 };
 
 } // namespace
@@ -161,7 +159,6 @@ void FunctionDemoter::demoteStaticFrame(StringRef Pool,
     FrameSize += Size;
     FrameAlign = std::max(FrameAlign, AI->getAlign());
   }
-  Outcome.StaticFrameBytes += FrameSize;
 
   entryMark(Pool);
   IRBuilder<> B(EntryPoint);
@@ -219,11 +216,9 @@ void FunctionDemoter::redirectStackSaveRestore() {
         Mark->takeName(II);
         II->replaceAllUsesWith(Mark);
         II->eraseFromParent();
-        Outcome.StackSaveRewritten = true;
       } else if (II->getIntrinsicID() == Intrinsic::stackrestore) {
         RT.release(B, "", II->getArgOperand(0));
         II->eraseFromParent();
-        Outcome.StackSaveRewritten = true;
       }
     }
 }
@@ -246,8 +241,8 @@ void FunctionDemoter::releaseOnEveryExit() {
   }
 }
 
-DemotionOutcome FunctionDemoter::run(ArrayRef<DemotionRequest> Requests,
-                                     bool StackSaveMayMoveToArena) {
+void FunctionDemoter::run(ArrayRef<DemotionRequest> Requests,
+                          bool StackSaveMayMoveToArena) {
   // First, so that the entry insertion point is never one of them.
   for (const DemotionRequest &R : Requests)
     eraseLifetimeMarkers(R.Alloca);
@@ -271,14 +266,12 @@ DemotionOutcome FunctionDemoter::run(ArrayRef<DemotionRequest> Requests,
   if (DefaultPoolDynamic && StackSaveMayMoveToArena)
     redirectStackSaveRestore();
   releaseOnEveryExit();
-  return Outcome;
 }
 
-DemotionOutcome demoteAllocas(Function &F, ArrayRef<DemotionRequest> Requests,
-                              bool StackSaveMayMoveToArena) {
-  if (Requests.empty())
-    return {};
-  return FunctionDemoter(F).run(Requests, StackSaveMayMoveToArena);
+void demoteAllocas(Function &F, ArrayRef<DemotionRequest> Requests,
+                   bool StackSaveMayMoveToArena) {
+  if (!Requests.empty())
+    FunctionDemoter(F).run(Requests, StackSaveMayMoveToArena);
 }
 
 } // namespace scopealloc

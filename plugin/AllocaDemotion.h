@@ -30,19 +30,11 @@ struct DemotionRequest {
   std::string Pool;
 };
 
-struct DemotionOutcome {
-  /// llvm.stacksave/stackrestore were turned into default-pool mark/release.
-  bool StackSaveRewritten = false;
-  /// Bytes of the per-pool entry frames, summed (alignment padding included).
-  uint64_t StaticFrameBytes = 0;
-};
-
 /// Rewrites \p Requests (allocas of \p F). \p StackSaveMayMoveToArena says
 /// whether no dynamic alloca stays on the machine stack, so stacksave and
 /// stackrestore can be redirected to the default pool.
-DemotionOutcome demoteAllocas(llvm::Function &F,
-                              llvm::ArrayRef<DemotionRequest> Requests,
-                              bool StackSaveMayMoveToArena);
+void demoteAllocas(llvm::Function &F, llvm::ArrayRef<DemotionRequest> Requests,
+                   bool StackSaveMayMoveToArena);
 
 } // namespace scopealloc
 

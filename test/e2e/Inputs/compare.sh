@@ -28,7 +28,7 @@
 #   COMPARE: allow-arena-leftover     do not require current == 0 at exit
 #   COMPARE: default-may-keep         do not require a remark for the
 #                                     default-policy builds
-#   COMPARE: timeout=<seconds>        per run (default 60)
+#   COMPARE: timeout=<seconds>        per run (default 20)
 #   COMPARE: max-peak=<bytes>         the workspace peak must stay at or below
 #                                     this in every wrapper build (e.g. VLAs
 #                                     in a loop must not grow the arena per
@@ -54,7 +54,7 @@ directive() { sed -n "s/.*COMPARE: *$1\(.*\)\$/\1/p" "$src" | head -n1; }
 expect_status=$(directive 'exit-status=')
 expect_status=${expect_status:-0}
 run_timeout=$(directive 'timeout=')
-run_timeout=${run_timeout:-60}
+run_timeout=${run_timeout:-20}
 max_peak=$(directive 'max-peak=')
 allow_leftover=0
 grep -q 'COMPARE: *allow-arena-leftover' "$src" && allow_leftover=1

@@ -1,8 +1,9 @@
 // Dynamic allocations: VLAs whose size changes every iteration of a 10k
 // iteration loop (llvm.stacksave/stackrestore), 2-D VLAs, VLAs left through
-// break/continue/goto, alloca(n) in a helper called 10k times and alloca(n)
-// inside a loop whose blocks must all survive until the function returns,
-// and VLAs in recursion.
+// break/continue/goto, alloca(n) in a helper called 10k times (out of line,
+// and always inlined into the loop, where the inliner wraps it in
+// stacksave/stackrestore), alloca(n) inside a loop whose blocks must all
+// survive until the function returns, and VLAs in recursion.
 //
 // Legitimately the arena peaks at about 2 MiB (the alloca blocks that live
 // until their function returns, and the recursion); a VLA loop that grew it
@@ -97,6 +98,30 @@ E2E_NOINLINE static uint64_t alloca_helper(size_t n, int salt) {
   return e2e_hash(E2E_HASH_INIT, p + n / 2, n - n / 2);
 }
 
+/* The same, always inlined into the loop that calls it: the inliner wraps
+ * the inlined alloca in llvm.stacksave/llvm.stackrestore, so each
+ * iteration frees its block. */
+__attribute__((always_inline)) static inline uint64_t alloca_inlined(size_t n,
+                                                                     int salt) {
+  unsigned char *p = alloca(n);
+  for (size_t k = 0; k < n; ++k)
+    p[k] = (unsigned char)(k * 3 + salt);
+  e2e_escape(p);
+  return e2e_hash(E2E_HASH_INIT, p + n / 3, n - n / 3);
+}
+
+E2E_NOINLINE static uint64_t alloca_inlined_loop(int iters) {
+  uint64_t h = E2E_HASH_INIT;
+  unsigned char keep[2048]; /* a static buffer next to the dynamic ones */
+  memset(keep, 0x77, sizeof keep);
+  e2e_escape(keep);
+  for (int i = 0; i < iters; ++i)
+    h = e2e_mix(h, alloca_inlined(1 + (size_t)(i * 7331) % 6000, i));
+  for (size_t k = 0; k < sizeof keep; ++k)
+    CHECK(keep[k] == 0x77);
+  return h;
+}
+
 /* alloca inside a loop: every block lives until the function returns, so
  * all of them must still hold their contents at the end. */
 E2E_NOINLINE static uint64_t alloca_accumulate(int count) {
@@ -148,6 +173,8 @@ int main(void) {
   for (int i = 0; i < 10000; ++i)
     h = e2e_mix(h, alloca_helper(1 + (size_t)(i * 7919) % 6000, i));
   printf("alloca_helper: %016llx\n", (unsigned long long)h);
+  printf("alloca_inlined: %016llx\n",
+         (unsigned long long)alloca_inlined_loop(10000));
   printf("alloca_accumulate: %016llx\n",
          (unsigned long long)alloca_accumulate(1000));
   printf("vla_recurse: %016llx\n", (unsigned long long)vla_recurse(500));

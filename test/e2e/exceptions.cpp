@@ -1,10 +1,12 @@
 // C++ exceptions through demoted frames: thrown from a function with a 4 KiB
 // local buffer and caught two frames up, rethrown, thrown through
 // destructors that use large buffers, caught by base class, and exceptions
-// whose what() string was formatted in a big local buffer. Only the output
-// is compared: frames skipped by an exception are released only when the
-// enclosing demoted frame returns (a known limitation), so neither the
-// arena's peak nor what is left in it at exit is checked.
+// whose what() string was formatted in a big local buffer, a C-style
+// cleanup attribute on a big buffer, and VLAs around and inside try blocks
+// in a loop. Only the output is compared: frames skipped by an exception
+// are released only when the enclosing demoted frame returns (a known
+// limitation), so neither the arena's peak nor what is left in it at exit
+// is checked.
 // COMPARE: allow-arena-leftover
 //
 // RUN: bash %S/Inputs/compare.sh %s %t %clangxx %scxx
@@ -113,6 +115,45 @@ E2E_NOINLINE int recursive_throw(int depth, int at) {
   return r + frame[depth % 700];
 }
 
+// A C-style cleanup on a big buffer runs while the exception passes.
+int cleaned;
+void cleanup_buf(char (*p)[3000]) { cleaned += (*p)[2999] == 'c'; }
+
+E2E_NOINLINE int with_cleanup(int i) {
+  __attribute__((cleanup(cleanup_buf))) char buf[3000];
+  memset(buf, 'c', sizeof buf);
+  e2e_escape(buf);
+  return thrower(i) + buf[i % 3000];
+}
+
+#pragma clang diagnostic ignored "-Wvla-cxx-extension"
+// VLAs (a clang extension in C++) around and inside try blocks in a loop.
+E2E_NOINLINE long vla_catch(int n) {
+  long s = 0;
+  for (int i = 0; i < n; ++i) {
+    int len = 100 + i % 900;
+    int v[len];
+    for (int k = 0; k < len; ++k)
+      v[k] = k + i;
+    e2e_escape(v);
+    try {
+      s += with_cleanup(i) + v[len - 1];
+    } catch (const std::exception &e) {
+      s += static_cast<long>(strlen(e.what())) + v[0];
+    }
+    try {
+      short w[len];
+      w[len - 1] = static_cast<short>(i);
+      e2e_escape(w);
+      s += thrower(i + 1) + w[len - 1]; // leaves w's scope by exception
+    } catch (...) {
+      s += 1;
+    }
+    CHECK(v[len / 2] == len / 2 + i);
+  }
+  return s;
+}
+
 } // namespace
 
 int main() {
@@ -149,6 +190,7 @@ int main() {
     }
   }
   printf("recursive throws: %ld\n", deep);
+  printf("vla_catch: %ld cleaned=%d\n", vla_catch(300), cleaned);
   printf("unwound total=%d\n", unwound);
   return 0;
 }

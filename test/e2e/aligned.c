@@ -1,7 +1,7 @@
-// Over-aligned locals: _Alignas(64) and _Alignas(4096) arrays and scalars,
-// structs with over-aligned members, VLAs of an over-aligned type and
-// __builtin_alloca_with_align, at varying arena offsets (recursion and odd
-// sized neighbours). The program checks every address at run time.
+// Over-aligned locals: _Alignas(64), _Alignas(4096) and _Alignas(65536)
+// arrays and scalars, structs with over-aligned members, VLAs of an
+// over-aligned type and __builtin_alloca_with_align, at varying arena
+// offsets (recursion and odd sized neighbours). The program checks every address at run time.
 // The arena peaks at about 270 KiB; VLAs and aligned allocas in the loop
 // that were never released would need more than 1 MiB.
 // COMPARE: max-peak=786432
@@ -115,12 +115,34 @@ E2E_NOINLINE static uint64_t dynamic(int iters) {
   return h;
 }
 
+/* Alignment larger than a page. */
+E2E_NOINLINE static uint64_t huge_align(int salt) {
+  char before[77];
+  _Alignas(65536) unsigned char block[300];
+  _Alignas(8192) long words[9];
+  CHECK_ALIGN(block, 65536);
+  CHECK_ALIGN(words, 8192);
+  memset(before, salt, sizeof before);
+  memset(block, salt + 1, sizeof block);
+  for (int i = 0; i < 9; ++i)
+    words[i] = salt * i;
+  e2e_escape(before);
+  e2e_escape(block);
+  e2e_escape(words);
+  return e2e_mix(e2e_hash(E2E_HASH_INIT, block, sizeof block),
+                 (uint64_t)words[8] + (uint64_t)before[76]);
+}
+
 int main(void) {
   uint64_t h = E2E_HASH_INIT;
   for (int i = 0; i < 40; ++i)
     h = e2e_mix(h, frame(i % 13, i));
   printf("frames: %016llx\n", (unsigned long long)h);
   printf("dynamic: %016llx\n", (unsigned long long)dynamic(500));
+  uint64_t ha = E2E_HASH_INIT;
+  for (int i = 0; i < 5; ++i)
+    ha = e2e_mix(ha, i % 2 ? huge_align(i) : frame(i, i) ^ huge_align(i));
+  printf("huge alignment: %016llx\n", (unsigned long long)ha);
   if (misaligned) {
     printf("%d misaligned objects\n", misaligned);
     return 2;

@@ -2,8 +2,9 @@
 // constructors and destructors (before main / after exit), atexit handlers,
 // a signal handler raised synchronously from deep inside a demoted frame,
 // pthread key destructors that run after the runtime has torn down the
-// exiting thread's arena (they must get a fresh one), variadic functions
-// (va_list, va_copy), large structs passed and returned by value.
+// exiting thread's arena (they must get a fresh one), fork() from inside a
+// demoted frame, variadic functions (va_list, va_copy), large structs passed
+// and returned by value.
 //
 // RUN: bash %S/Inputs/compare.sh %s %t %clang %scc -pthread
 #include "Inputs/e2e.h"
@@ -11,6 +12,8 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static uint64_t ctor_hash;
 
@@ -87,6 +90,50 @@ static void *thread_body(void *arg) {
   pthread_setspecific(late_key, (void *)(intptr_t)(id + 5));
   key_results[id] = h;
   return NULL;
+}
+
+/* ---- fork from inside a demoted frame ---- */
+E2E_NOINLINE static uint64_t child_work(int depth) {
+  unsigned char buf[2500];
+  memset(buf, depth + 1, sizeof buf);
+  e2e_escape(buf);
+  uint64_t below = depth ? child_work(depth - 1) : 3;
+  CHECK(buf[2499] == (unsigned char)(depth + 1));
+  return e2e_mix(below, buf[depth]);
+}
+
+E2E_NOINLINE static void fork_in_frame(void) {
+  unsigned char parent_buf[6000];
+  memset(parent_buf, 0xab, sizeof parent_buf);
+  e2e_escape(parent_buf);
+  int fds[2];
+  CHECK(pipe(fds) == 0);
+  fflush(stdout);
+  pid_t pid = fork();
+  CHECK(pid >= 0);
+  if (pid == 0) {
+    /* The child's copy of the frame is intact and its arena keeps working
+     * on top of it. */
+    uint64_t h = child_work(100);
+    for (size_t i = 0; i < sizeof parent_buf; ++i)
+      if (parent_buf[i] != 0xab)
+        _exit(3);
+    h = e2e_hash(h, parent_buf, sizeof parent_buf);
+    if (write(fds[1], &h, sizeof h) != (ssize_t)sizeof h)
+      _exit(4);
+    _exit(0); /* no atexit handlers, no second statistics table */
+  }
+  close(fds[1]);
+  uint64_t h = 0;
+  CHECK(read(fds[0], &h, sizeof h) == (ssize_t)sizeof h);
+  close(fds[0]);
+  int status = 0;
+  CHECK(waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  for (size_t i = 0; i < sizeof parent_buf; ++i)
+    CHECK(parent_buf[i] == 0xab);
+  printf("fork: child %016llx parent %016llx\n", (unsigned long long)h,
+         (unsigned long long)child_work(100));
 }
 
 /* ---- varargs ---- */
@@ -166,6 +213,8 @@ int main(void) {
   }
   for (int i = 0; i < 8; ++i)
     printf("key slot %d: %016llx\n", i, (unsigned long long)key_results[i]);
+
+  fork_in_frame();
 
   char out[4096];
   format_all(out, sizeof out, "%s-%d-%.2f-%c-%lld", "va", 17, 2.5, 'z', 1LL << 40);

@@ -23,6 +23,11 @@
 #     checked whenever printed for the others), failures == 0 and, at exit,
 #     current == 0 (every demoted frame released what it took).
 #
+# The extra flags go last on every command line, so they also override the
+# -O level (e.g. `... -O3` builds every variant at -O3). Programs should
+# write their results to stdout only and return from main: exit() from
+# inside a demoted frame leaves that frame's memory counted as current.
+#
 # Directives in the source file (one per line, anywhere):
 #   COMPARE: exit-status=<n>          the reference is expected to exit with <n>
 #   COMPARE: allow-arena-leftover     do not require current == 0 at exit

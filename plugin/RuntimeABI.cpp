@@ -15,6 +15,20 @@ IntegerType *RuntimeABI::sizeType() const {
   return M.getDataLayout().getIntPtrType(M.getContext());
 }
 
+static StringRef calleeName(const CallInst &CI) {
+  const Function *Callee = CI.getCalledFunction();
+  return Callee ? Callee->getName() : StringRef();
+}
+
+bool RuntimeABI::changesDefaultPool(const CallInst &CI) const {
+  StringRef Name = calleeName(CI);
+  return Name == "__scopealloc_alloc" || Name == "__scopealloc_release";
+}
+
+bool RuntimeABI::isRelease(const CallInst &CI) const {
+  return calleeName(CI) == "__scopealloc_release";
+}
+
 FunctionCallee RuntimeABI::function(StringRef Name, Type *Ret,
                                     ArrayRef<Type *> Params) {
   FunctionCallee Callee =

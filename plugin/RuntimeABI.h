@@ -27,6 +27,10 @@ public:
                      llvm::Value *Bytes, llvm::Align Alignment);
   void release(llvm::IRBuilder<> &B, llvm::StringRef Pool, llvm::Value *Mark);
 
+  /// Whether \p CI allocates from or releases the default pool.
+  bool changesDefaultPool(const llvm::CallInst &CI) const;
+  bool isRelease(const llvm::CallInst &CI) const;
+
   /// The symbol of named pool \p Pool.
   static std::string poolSymbol(llvm::StringRef Pool);
 

@@ -2,6 +2,7 @@
 #include "ScopeAllocPass.h"
 #include "AllocaDemotion.h"
 #include "Diagnostics.h"
+#include "ResumePoints.h"
 #include "Scope.h"
 #include "StackPolicy.h"
 
@@ -313,8 +314,6 @@ static bool runOnFunction(Function &F, FunctionAnalysisManager &FAM) {
   FunctionPlanner Planner(F, *Policy);
   if (!Planner.plan())
     return false; // errors were reported; nothing is half-rewritten
-  if (Planner.Decisions.empty())
-    return false;
 
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
   SmallVector<DemotionRequest, 8> Requests;
@@ -325,10 +324,13 @@ static bool runOnFunction(Function &F, FunctionAnalysisManager &FAM) {
       Requests.push_back(
           {D.Alloca, D.S.Kind == Scope::NamedPool ? D.S.Pool : std::string()});
   }
-  if (Requests.empty())
-    return false;
   demoteAllocas(F, Requests, Planner.stackSaveMayMoveToArena());
-  return true;
+  // Also in frames that moved nothing: a catch or setjmp here must free what
+  // the frames it skipped took.
+  bool Resumes = hasResumePoints(F);
+  if (Resumes)
+    restoreArenaAtResumePoints(F);
+  return !Requests.empty() || Resumes;
 }
 
 PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {

@@ -3,11 +3,8 @@
 // destructors that use large buffers, caught by base class, and exceptions
 // whose what() string was formatted in a big local buffer, a C-style
 // cleanup attribute on a big buffer, and VLAs around and inside try blocks
-// in a loop. Only the output is compared: frames skipped by an exception
-// are released only when the enclosing demoted frame returns (a known
-// limitation), so neither the arena's peak nor what is left in it at exit
-// is checked.
-// COMPARE: allow-arena-leftover
+// in a loop. Besides the output, compare.sh checks that nothing is left in
+// the arena at exit: the catching frames restore it at their landing pads.
 //
 // RUN: bash %S/Inputs/compare.sh %s %t %clangxx %scxx
 #include "Inputs/e2e.h"

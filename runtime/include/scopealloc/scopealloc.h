@@ -127,9 +127,11 @@ typedef struct scopealloc_failure {
 #define SCOPEALLOC_REASON_NO_MEMORY "the system refused to reserve or commit memory"
 
 /* Called when a request cannot be served. The default prints the failure to
- * stderr and aborts. A replacement must not return (abort, exit, longjmp or
- * throw); if it returns, the runtime aborts, since the generated code has no
- * way to continue without the memory. */
+ * stderr and aborts. A replacement must not return: it may abort, exit or
+ * longjmp; if it returns, the runtime aborts, since the generated code has
+ * no way to continue without the memory. It must not throw: the runtime's
+ * entry points are nounwind, so the compiler emits no unwind path for them
+ * and a C++ exception from the handler ends in std::terminate. */
 typedef void (*scopealloc_exhaustion_handler)(const scopealloc_failure *failure);
 
 /* Installs `handler` (NULL restores the default); returns the previous one

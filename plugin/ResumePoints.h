@@ -1,0 +1,30 @@
+//===- ResumePoints.h - Restore the arena where execution resumes -*- C++ -*-===//
+//
+// Frames skipped by a C++ exception or a longjmp never run their releases.
+// Like SafeStack with its unsafe stack pointer, every function that can
+// resume after such a jump (a landing pad that catches, a call that returns
+// twice) keeps the arena top it expects in a stack slot, and restores the
+// default pool to it at those points: whatever the skipped frames took is
+// freed at once, and nothing of the resuming frame is.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCOPEALLOC_RESUMEPOINTS_H
+#define SCOPEALLOC_RESUMEPOINTS_H
+
+namespace llvm {
+class Function;
+}
+
+namespace scopealloc {
+
+/// True when \p F has a landing pad with catch or filter clauses, or calls a
+/// returns_twice function (setjmp, sigsetjmp, ...).
+bool hasResumePoints(const llvm::Function &F);
+
+/// Adds the expected-top slot and the restores. Runs after demotion: every
+/// default-pool alloc and release of \p F updates the slot.
+void restoreArenaAtResumePoints(llvm::Function &F);
+
+} // namespace scopealloc
+
+#endif

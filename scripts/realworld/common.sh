@@ -1,0 +1,222 @@
+# Shared helpers of the real-world suite; sourced by run.sh and by each
+# program's script (zlib.sh, bzip2.sh, lua.sh, sqlite.sh).
+#
+# Environment (set by run.sh):
+#   RW_ROOT    the repository
+#   RW_PREFIX  the ScopeAlloc install prefix (bin/scopealloc-clang, lib/...)
+#   RW_WORK    work directory: src/ (downloaded Debian sources, reused),
+#              <program>/<build>/ (build trees, rebuilt every run), results/
+#   RW_JOBS    make -j
+# A program script defines one function per build it wants and calls
+# rw_record for every build it checked.
+
+RW_CLANG=${RW_CLANG:-/usr/lib/llvm-19/bin/clang}
+RW_LIMIT0="-mllvm -scope-alloc-max-stack-alloca=0"
+RW_ASAN="-fsanitize=address -fno-omit-frame-pointer"
+
+rw_log() { printf '[realworld] %s\n' "$*" >&2; }
+rw_die() { printf '[realworld] error: %s\n' "$*" >&2; exit 1; }
+
+rw_sudo() {
+  if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# rw_ensure_packages PKG...: apt-get install -y only the missing ones.
+rw_ensure_packages() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+      missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  rw_log "installing ${missing[*]}"
+  rw_apt_update_once
+  DEBIAN_FRONTEND=noninteractive rw_sudo apt-get install -y --no-install-recommends "${missing[@]}" >&2
+}
+
+# apt-get update at most once per run (across program scripts: a stamp in RW_WORK).
+rw_apt_update_once() {
+  local stamp=$RW_WORK/.apt-updated.$RW_RUN_ID
+  [ -f "$stamp" ] && return 0
+  rw_log "apt-get update"
+  rw_sudo apt-get update >&2
+  mkdir -p "$RW_WORK" && touch "$stamp"
+}
+
+# Make sure apt knows Debian's source packages: when no deb-src entry is
+# configured, add one (deb822) for the suites and mirrors of the existing
+# "Types: deb" Debian entries, then apt-get update.
+rw_ensure_deb_src() {
+  local file=/etc/apt/sources.list.d/scopealloc-deb-src.sources
+  if grep -Eqs '^[[:space:]]*(Types:.*deb-src|deb-src[[:space:]])' \
+       /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; then
+    # Entry present; make sure the source indexes were downloaded.
+    if ! ls /var/lib/apt/lists/*_Sources* >/dev/null 2>&1; then
+      rw_apt_update_once
+    fi
+    return 0
+  fi
+  rw_log "adding a deb-src entry: $file"
+  local tmp
+  tmp=$(mktemp)
+  if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+    # Copy the Debian stanzas, with Types: deb-src.
+    awk 'BEGIN{RS=""; ORS="\n\n"} /URIs:[^\n]*debian/ { gsub(/Types:[^\n]*/, "Types: deb-src"); print }' \
+      /etc/apt/sources.list.d/debian.sources > "$tmp"
+  fi
+  if [ ! -s "$tmp" ]; then
+    cat > "$tmp" <<'SRC'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+  fi
+  rw_sudo install -m 0644 "$tmp" "$file"
+  rm -f "$tmp"
+  rm -f "$RW_WORK"/.apt-updated.*
+  rw_apt_update_once
+}
+
+# rw_fetch_source PKG: prints the unpacked Debian source tree of PKG
+# ($RW_WORK/src/PKG/PKG-VERSION), downloading it with apt-get source the
+# first time only.
+rw_fetch_source() {
+  local pkg=$1 dir=$RW_WORK/src/$1 tree
+  tree=$(cat "$dir/.tree" 2>/dev/null || true)
+  if [ -n "$tree" ] && [ -d "$dir/$tree" ]; then
+    echo "$dir/$tree"
+    return 0
+  fi
+  rw_ensure_packages dpkg-dev xz-utils
+  rw_ensure_deb_src
+  rm -rf "$dir" && mkdir -p "$dir"
+  rw_log "apt-get source $pkg"
+  (cd "$dir" && apt-get source "$pkg") > "$dir.log" 2>&1 || {
+    cat "$dir.log" >&2
+    rw_die "apt-get source $pkg failed"
+  }
+  tree=$(cd "$dir" && find . -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | head -n1)
+  [ -n "$tree" ] || rw_die "apt-get source $pkg unpacked nothing in $dir"
+  echo "$tree" > "$dir/.tree"
+  echo "$dir/$tree"
+}
+
+# rw_fresh_tree SRC DEST: a fresh copy of a source tree to build in.
+rw_fresh_tree() {
+  rm -rf "$2" && mkdir -p "$(dirname "$2")" && cp -a "$1" "$2"
+}
+
+# Compiler and flags of each build kind.
+#   plain       clang -O2 (the reference)
+#   limit0      scopealloc-clang -O2 at limit 0
+#   limit0+asan the same with AddressSanitizer
+rw_cc() {
+  case $1 in
+    plain) echo "$RW_CLANG" ;;
+    *) echo "$RW_PREFIX/bin/scopealloc-clang" ;;
+  esac
+}
+rw_cflags() {
+  case $1 in
+    plain|limit0) echo "-O2" ;;
+    limit0+asan) echo "-O2 $RW_ASAN" ;;
+    *) rw_die "unknown build $1" ;;
+  esac
+}
+# Flags only the wrapper sees (SCOPEALLOC_FLAGS), so that configure scripts
+# and Makefiles that do not pass CFLAGS everywhere still get them.
+rw_scopealloc_flags() {
+  case $1 in
+    plain) echo "" ;;
+    *) echo "$RW_LIMIT0" ;;
+  esac
+}
+rw_dirname() { echo "${1//+/-}"; }
+
+# Environment in which to run a build's checks: statistics for the
+# ScopeAlloc builds; ASan options that make a failure fatal and visible.
+rw_run_env() {
+  case $1 in
+    plain) echo "SCOPEALLOC_STATS=0" ;;
+    limit0) echo "SCOPEALLOC_STATS=1" ;;
+    limit0+asan) echo "SCOPEALLOC_STATS=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:halt_on_error=1" ;;
+  esac
+}
+
+# rw_stats LOG...: "peak allocs runs" over every statistics block in the
+# logs: the largest workspace peak, the allocations summed, the number of
+# processes that printed statistics.
+rw_stats() {
+  awk '/^scopealloc statistics/ {runs++}
+       $1 == "workspace" && $2 ~ /^[0-9]+$/ { if ($3 + 0 > peak) peak = $3 + 0; allocs += $5; fails += $6 }
+       END { printf "%d %d %d %d\n", peak, allocs, runs, fails }' "$@" 2>/dev/null
+}
+
+# rw_record PROGRAM BUILD RESULT [LOG...]: one line of the summary table.
+# RESULT is pass, FAIL(<what>) or XFAIL(<what>).
+rw_record() {
+  local program=$1 build=$2 result=$3
+  shift 3
+  local peak=- allocs=- runs=- fails=0
+  if [ "$build" != plain ] && [ $# -gt 0 ]; then
+    read -r peak allocs runs fails < <(rw_stats "$@")
+    if [ "${fails:-0}" != 0 ] && [ "$result" = pass ]; then result="FAIL(pool failures)"; fi
+  fi
+  mkdir -p "$RW_WORK/results"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$program" "$build" "$result" "$peak" "$allocs" "$runs" \
+    >> "$RW_WORK/results/$program.tsv"
+  if [ "$peak" = - ]; then
+    rw_log "$program [$build]: $result"
+  else
+    rw_log "$program [$build]: $result (workspace peak $peak bytes, $allocs allocs, $runs processes)"
+  fi
+}
+
+# rw_run LOG CMD...: run CMD with its output appended to LOG; on failure,
+# show the end of LOG.
+rw_run() {
+  local log=$1
+  shift
+  printf '+ %s\n' "$*" >> "$log"
+  local rc=0
+  "$@" >> "$log" 2>&1 || rc=$?
+  [ $rc = 0 ] && return 0
+  rw_log "failed (exit $rc): $* -- last lines of $log:"
+  tail -n 25 "$log" | sed 's/^/    /' >&2
+  return $rc
+}
+
+# rw_strip_stats < IN > OUT: drop the SCOPEALLOC_STATS blocks.
+rw_strip_stats() {
+  awk '/^scopealloc statistics \(bytes\):$/ {skip = 1; next}
+       skip && /^  \(workspace: default pool/ {skip = 0; next}
+       skip && /^  / {next}
+       {skip = 0; print}'
+}
+
+# rw_same WHAT EXPECTED ACTUAL: compare two files, show a diff when they differ.
+rw_same() {
+  if cmp -s "$2" "$3"; then return 0; fi
+  rw_log "$1 differs: diff $2 $3"
+  diff "$2" "$3" | head -n 20 | sed 's/^/    /' >&2
+  return 1
+}
+
+# rw_need_allocs LOG...: a limit-0 build that never used the workspace
+# means the plugin did not run.
+rw_need_allocs() {
+  local peak allocs runs fails
+  read -r peak allocs runs fails < <(rw_stats "$@")
+  if [ "${runs:-0}" = 0 ] || [ "${allocs:-0}" = 0 ]; then
+    rw_log "no workspace allocation in a limit-0 build (plugin not applied?)"
+    return 1
+  fi
+}

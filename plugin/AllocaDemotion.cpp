@@ -1,6 +1,7 @@
 //===- AllocaDemotion.cpp - Rewrite allocas into workspace memory ---------===//
 #include "AllocaDemotion.h"
 #include "Diagnostics.h"
+#include "FrameLayout.h"
 #include "RuntimeABI.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -50,7 +51,7 @@ public:
 
 private:
   Value *entryMark(StringRef Pool);
-  void demoteStaticFrame(StringRef Pool, ArrayRef<AllocaInst *> Allocas);
+  void demoteStaticFrame(StringRef Pool, const FrameLayout &Layout);
   void demoteDynamic(AllocaInst *AI, StringRef Pool);
   void redirectStackSaveRestore();
   void releaseOnEveryExit();
@@ -143,26 +144,11 @@ Value *FunctionDemoter::entryMark(StringRef Pool) {
 }
 
 void FunctionDemoter::demoteStaticFrame(StringRef Pool,
-                                        ArrayRef<AllocaInst *> Allocas) {
-  // Most-aligned first (then program order): least padding, deterministic.
-  SmallVector<AllocaInst *, 8> Sorted(Allocas);
-  llvm::stable_sort(Sorted, [](AllocaInst *A, AllocaInst *B) {
-    return A->getAlign() > B->getAlign();
-  });
-  uint64_t FrameSize = 0;
-  Align FrameAlign(1);
-  SmallVector<uint64_t, 8> Offsets;
-  for (AllocaInst *AI : Sorted) {
-    uint64_t Size = AI->getAllocationSize(DL)->getFixedValue();
-    FrameSize = alignTo(FrameSize, AI->getAlign());
-    Offsets.push_back(FrameSize);
-    FrameSize += Size;
-    FrameAlign = std::max(FrameAlign, AI->getAlign());
-  }
-
+                                        const FrameLayout &Layout) {
   entryMark(Pool);
   IRBuilder<> B(EntryPoint);
-  Value *Frame = RT.alloc(B, Pool, ConstantInt::get(RT.sizeType(), FrameSize), FrameAlign);
+  Value *Frame = RT.alloc(B, Pool, ConstantInt::get(RT.sizeType(), Layout.Size),
+                          Layout.Alignment);
   Frame->setName(Pool.empty() ? "scopealloc.frame"
                               : "scopealloc.frame." + Pool);
 
@@ -170,17 +156,17 @@ void FunctionDemoter::demoteStaticFrame(StringRef Pool,
   // frame's address: stack slots keep a location at every -O level, while
   // the call's result may live in a register that is reused.
   AllocaInst *FrameSlot = nullptr;
-  auto NeedsSlot = [](AllocaInst *AI) {
+  auto HasVariable = [](AllocaInst *AI) {
     return findSourceVariable(*AI).Var != nullptr;
   };
-  if (any_of(Sorted, NeedsSlot)) {
+  if (any_of(Layout.Allocas, HasVariable)) {
     IRBuilder<> EB(&F.getEntryBlock(), F.getEntryBlock().begin());
     FrameSlot = EB.CreateAlloca(B.getPtrTy(), nullptr,
                                 Frame->getName() + ".addr");
     B.CreateStore(Frame, FrameSlot);
   }
 
-  for (auto [AI, Offset] : zip(Sorted, Offsets)) {
+  for (auto [AI, Offset] : zip(Layout.Allocas, Layout.Offsets)) {
     if (FrameSlot)
       redirectDebugRecords(AI, FrameSlot, Offset, DIB, EntryPoint);
     Value *Ptr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Frame, Offset);
@@ -243,11 +229,6 @@ void FunctionDemoter::releaseOnEveryExit() {
 
 void FunctionDemoter::run(ArrayRef<DemotionRequest> Requests,
                           bool StackSaveMayMoveToArena) {
-  // First, so that the entry insertion point is never one of them.
-  for (const DemotionRequest &R : Requests)
-    eraseLifetimeMarkers(R.Alloca);
-  EntryPoint = firstNonStaticAlloca(F.getEntryBlock());
-
   PoolMap<SmallVector<AllocaInst *, 8>> StaticByPool;
   SmallVector<const DemotionRequest *, 4> Dynamic;
   bool DefaultPoolDynamic = false;
@@ -259,8 +240,17 @@ void FunctionDemoter::run(ArrayRef<DemotionRequest> Requests,
       DefaultPoolDynamic |= R.Pool.empty();
     }
   }
+  // Layouts read the lifetime markers; then they go, before the entry
+  // insertion point is chosen, so that it is never one of them.
+  PoolMap<FrameLayout> Layouts;
   for (auto &[Pool, Allocas] : StaticByPool)
-    demoteStaticFrame(Pool, Allocas);
+    Layouts[Pool] = layoutFrame(F, Allocas);
+  for (const DemotionRequest &R : Requests)
+    eraseLifetimeMarkers(R.Alloca);
+  EntryPoint = firstNonStaticAlloca(F.getEntryBlock());
+
+  for (auto &[Pool, Layout] : Layouts)
+    demoteStaticFrame(Pool, Layout);
   for (const DemotionRequest *R : Dynamic)
     demoteDynamic(R->Alloca, R->Pool);
   if (DefaultPoolDynamic && StackSaveMayMoveToArena)

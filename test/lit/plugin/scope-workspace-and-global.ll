@@ -12,8 +12,8 @@ declare void @use(ptr)
 ; CHECK-LABEL: define void @f(
 ; CHECK:         %glob_small = alloca i32, align 4, !scope
 ; CHECK:         %scopealloc.frame = call nonnull align 4 ptr @__scopealloc_alloc(i64 4100, i64 4)
-; CHECK-NEXT:    %ws = getelementptr inbounds i8, ptr %scopealloc.frame, i64 0
-; CHECK-NEXT:    %glob_big = getelementptr inbounds i8, ptr %scopealloc.frame, i64 4
+; CHECK-NEXT:    %glob_big = getelementptr inbounds i8, ptr %scopealloc.frame, i64 0
+; CHECK-NEXT:    %ws = getelementptr inbounds i8, ptr %scopealloc.frame, i64 4096
 define void @f() {
   %ws = alloca i32, align 4, !scope !0
   %glob_small = alloca i32, align 4, !scope !1

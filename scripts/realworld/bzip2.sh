@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# bzip2 from the Debian source package "bzip2" (Debian's Makefile: bzip2
+# linked against libbz2.so), then its own check (`make test`: compress and
+# decompress the three reference samples, compare with cmp), plus bzip2 -1/-9
+# and the small-memory decompressor on a larger input (the package's manual):
+# the compressed bytes must equal those of the plain clang -O2 build, and
+# must decompress (and test, -t) to the input.
+set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+src=$(rw_fetch_source bzip2) || exit 1
+program=bzip2
+base=$RW_WORK/$program
+mkdir -p "$base"
+input=$base/input
+(cd "$src" && cat manual.ps bzip2.c blocksort.c) > "$input"
+
+build_bzip2() { # BUILD DIR
+  local build=$1 dir=$2 log=$2/build.log
+  rw_fresh_tree "$src" "$dir" && : > "$log"
+  (
+    cd "$dir" || exit 1
+    export SCOPEALLOC_FLAGS="$(rw_scopealloc_flags "$build")"
+    local cflags
+    cflags="$(rw_cflags "$build") -D_FILE_OFFSET_BITS=64"
+    rw_run "$log" make -j"$RW_JOBS" CC="$(rw_cc "$build")" CFLAGS="$cflags" \
+      LDFLAGS="$(rw_cflags "$build")" bzip2 bzip2recover
+  )
+}
+
+check_bzip2() { # BUILD DIR
+  local build=$1 dir=$2 log=$2/check.log
+  : > "$log"
+  (
+    cd "$dir" || exit 1
+    # shellcheck disable=SC2046
+    export $(rw_run_env "$build")
+    export LD_LIBRARY_PATH=$dir
+    # bzip2 must run with this build's libbz2.so, not the system's.
+    if ! ldd ./bzip2 | grep -q "libbz2.so.* => $dir/"; then
+      rw_log "bzip2 does not load $dir/libbz2.so: $(ldd ./bzip2 | grep libbz2)"
+      exit 1
+    fi
+    rw_run "$log" make test || exit 1
+    for level in -1 -9; do
+      ./bzip2 "$level" < "$input" > "out$level.bz2" 2>> "$log" || { rw_log "bzip2 $level failed"; exit 1; }
+      rw_run "$log" ./bzip2 -t "out$level.bz2" || exit 1
+      ./bzip2 -d < "out$level.bz2" > "out$level" 2>> "$log" || { rw_log "bzip2 -d ($level) failed"; exit 1; }
+      rw_same "bzip2 $level round trip" "$input" "out$level" || exit 1
+      ./bzip2 -ds < "out$level.bz2" > "out$level.s" 2>> "$log" || { rw_log "bzip2 -ds ($level) failed"; exit 1; }
+      rw_same "bzip2 -ds ($level) round trip" "$input" "out$level.s" || exit 1
+      if [ "$build" != plain ]; then
+        rw_same "bzip2 $level output (vs plain clang)" "$base/plain/out$level.bz2" "out$level.bz2" || exit 1
+      fi
+    done
+    if [ "$build" != plain ]; then rw_need_allocs "$log" || exit 1; fi
+  )
+}
+
+for build in $RW_BUILDS; do
+  dir=$base/$(rw_dirname "$build")
+  if ! build_bzip2 "$build" "$dir"; then
+    rw_record $program "$build" "FAIL(build)"
+  elif ! check_bzip2 "$build" "$dir"; then
+    rw_record $program "$build" "FAIL(check)" "$dir/check.log"
+  else
+    rw_record $program "$build" pass "$dir/check.log"
+  fi
+done

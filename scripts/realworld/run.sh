@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Real-world suite: Debian source packages built with scopealloc-clang at
+# limit 0 (every alloca still in memory after optimisation moves to the
+# workspace arena) and -O2, checked with their own tests or with workloads
+# whose output must match a plain clang -O2 build, once more under
+# AddressSanitizer, with each program's workspace peak.
+#
+#   bash scripts/realworld/run.sh [options] [program...]
+#
+# programs: zlib bzip2 lua sqlite (default: all)
+# options:
+#   --prefix P   ScopeAlloc install prefix to use (default: $SCOPEALLOC_PREFIX,
+#                else build/install, refreshed first with scripts/build.sh)
+#   --work DIR   work directory (default: build/realworld); downloaded
+#                sources are kept in DIR/src and reused by later runs
+#   --jobs N     parallel compile jobs (default: nproc)
+#   --no-asan    skip the AddressSanitizer builds
+#
+# Builds per program: plain (clang -O2, the reference), limit0
+# (scopealloc-clang -O2 -mllvm -scope-alloc-max-stack-alloca=0) and
+# limit0+asan (the same with -fsanitize=address). The checks of the limit-0
+# builds run with SCOPEALLOC_STATS=1; the table reports the largest workspace
+# peak over the program's processes and their allocations. Exits non-zero
+# when any check fails. Sources come only from apt (a deb-src entry is added
+# when none is configured); nothing third-party is written outside the work
+# directory.
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+
+all_programs="zlib bzip2 lua sqlite"
+prefix=${SCOPEALLOC_PREFIX:-}
+work=$root/build/realworld
+jobs=$(nproc 2>/dev/null || echo 2)
+asan=1
+programs=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --prefix) prefix=$2; shift 2 ;;
+    --prefix=*) prefix=${1#*=}; shift ;;
+    --work) work=$2; shift 2 ;;
+    --work=*) work=${1#*=}; shift ;;
+    --jobs) jobs=$2; shift 2 ;;
+    --jobs=*) jobs=${1#*=}; shift ;;
+    --no-asan) asan=0; shift ;;
+    -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+    *)
+      case " $all_programs " in
+        *" $1 "*) programs="$programs $1" ;;
+        *) echo "run.sh: unknown program '$1' (known: $all_programs)" >&2; exit 2 ;;
+      esac
+      shift ;;
+  esac
+done
+programs=${programs:-$all_programs}
+
+if [ -z "$prefix" ]; then
+  prefix=$root/build/install
+  echo "[realworld] refreshing ScopeAlloc in $prefix (scripts/build.sh)" >&2
+  bash "$root/scripts/build.sh" >&2 || { echo "[realworld] error: scripts/build.sh failed" >&2; exit 1; }
+fi
+prefix=$(cd "$prefix" 2>/dev/null && pwd) || { echo "[realworld] error: no install prefix $prefix" >&2; exit 1; }
+for f in bin/scopealloc-clang lib/ScopeAlloc.so lib/libscopealloc_rt.a; do
+  [ -e "$prefix/$f" ] || { echo "[realworld] error: $prefix/$f missing (install ScopeAlloc there first)" >&2; exit 1; }
+done
+
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+export RW_ROOT=$root RW_PREFIX=$prefix RW_WORK=$work RW_JOBS=$jobs
+export RW_RUN_ID="$$-$(date +%s)"
+export RW_BUILDS="plain limit0"
+[ "$asan" = 1 ] && RW_BUILDS="$RW_BUILDS limit0+asan"
+. "$here/common.sh"
+
+# One run at a time per work directory.
+exec 9> "$work/.lock"
+if ! flock -n 9; then
+  rw_log "another run holds $work/.lock; waiting"
+  flock 9
+fi
+
+rw_ensure_packages make dpkg-dev
+if [ "$asan" = 1 ]; then rw_ensure_packages libclang-rt-19-dev; fi
+
+rm -rf "$work/results" && mkdir -p "$work/results"
+rm -f "$work"/.apt-updated.*
+start=$(date +%s)
+declare -A seconds
+for p in $programs; do
+  rw_log "=== $p ==="
+  t0=$(date +%s)
+  bash "$here/$p.sh"
+  rc=$?
+  seconds[$p]=$(( $(date +%s) - t0 ))
+  if [ $rc != 0 ] && [ ! -s "$work/results/$p.tsv" ]; then
+    rw_record "$p" "-" "FAIL(script exit $rc)"
+  fi
+done
+total=$(( $(date +%s) - start ))
+
+# Summary.
+passed=0 failed=0 failures=()
+echo
+echo "Real-world suite (ScopeAlloc prefix $prefix; builds: $RW_BUILDS)"
+printf '%-8s %-12s %-22s %16s %12s %10s\n' program build result "workspace peak" allocs processes
+printf '%-8s %-12s %-22s %16s %12s %10s\n' -------- ------------ ---------------------- ---------------- ------------ ----------
+for p in $programs; do
+  while IFS=$'\t' read -r program build result peak allocs runs; do
+    printf '%-8s %-12s %-22s %16s %12s %10s\n' "$program" "$build" "$result" "$peak" "$allocs" "$runs"
+    case $result in
+      FAIL*) failed=$((failed + 1)); failures+=("$program [$build]: $result (logs in $work/$program/)") ;;
+      *) passed=$((passed + 1)) ;;
+    esac
+  done < "$work/results/$p.tsv"
+done
+echo
+times=""
+for p in $programs; do times="$times $p ${seconds[$p]}s,"; done
+echo "time:${times%,}; total ${total}s"
+if [ ${#failures[@]} -gt 0 ]; then
+  echo
+  echo "FAILED:"
+  printf '  %s\n' "${failures[@]}"
+fi
+echo
+echo "realworld: $passed passed, $failed failed"
+[ "$failed" = 0 ]

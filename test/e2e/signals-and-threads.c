@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #define WORKERS 4
 #define ROUNDS 20000
@@ -69,9 +70,14 @@ static void *worker(void *arg) {
 
 static void *signaler(void *arg) {
   pthread_t *threads = arg;
-  while (atomic_load(&workers_done) < WORKERS)
+  // Paced, so that a loaded machine cannot starve the workers of the time
+  // between two handlers (a livelock, not a bug).
+  struct timespec pause = {0, 20000};
+  while (atomic_load(&workers_done) < WORKERS) {
     for (int i = 0; i < WORKERS; ++i)
       pthread_kill(threads[i], SIGUSR1);
+    nanosleep(&pause, NULL);
+  }
   atomic_store(&stop, 1);
   return NULL;
 }

@@ -20,8 +20,12 @@ echo "== Decisions (scopealloc-clang ${flags[*]} -Rpass=scope-alloc) =="
   "$src" -o "$out/demo" 2>&1 | sed "s|$root/||"
 
 echo
-echo "== Run (SCOPEALLOC_STATS=1) =="
-SCOPEALLOC_STATS=1 "$out/demo" | tee "$out/demo.out"
+echo "== Run =="
+SCOPEALLOC_STATS=1 "$out/demo" > "$out/demo.out" 2> "$out/demo.stats"
+cat "$out/demo.out"
+echo
+echo "== Pool statistics at exit (SCOPEALLOC_STATS=1) =="
+cat "$out/demo.stats"
 
 /usr/lib/llvm-19/bin/clang -O2 "$src" -o "$out/demo-plain"
 "$out/demo-plain" > "$out/demo-plain.out"

@@ -11,17 +11,17 @@
 #           -verify-each -scope-alloc-max-stack-alloca=0
 #     which must succeed and call the runtime (__scopealloc_alloc), and the
 #     result through llc -O0 -filetype=obj.
-#  2. scripts/fuzz/mutate_ir.py --combo L builds one module with nine copies
-#     of the function: kinds raw (unmutated), mut (a random subset of the
-#     mutations), all (every mutation: [K x T] arrays aligned up to 4096,
-#     !scope metadata incl. a named pool, dynamic allocas, VLAs with
-#     stacksave/stackrestore in loops, extra exits via ret / musttail /
-#     invoke+resume, lifetime markers, inalloca and swifterror allocas),
-#     each with limit 0, the target default (1024 on x86_64) and a per-seed
-#     limit L in 1..4096, set by the function attribute
-#     "scope-alloc-max-stack-alloca". That module goes through opt
+#  2. scripts/fuzz/mutate_ir.py --combo L builds one module with seven copies
+#     of the function: raw (unmutated) with limit 0, and kinds mut (a random
+#     subset of the mutations) and all (every mutation: [K x T] arrays
+#     aligned up to 4096, !scope metadata incl. a named pool, dynamic
+#     allocas, VLAs with stacksave/stackrestore in loops, extra exits via
+#     ret / musttail / invoke+resume, lifetime markers, inalloca and
+#     swifterror allocas) each with limit 0, the target default (1024 on
+#     x86_64) and a per-seed limit L in 1..4096, set by the function
+#     attribute "scope-alloc-max-stack-alloca". That module goes through opt
 #     -verify-each with these pipelines, and the result through llc:
-#       plain   scope-alloc                                       llc -O0, -O2
+#       plain   scope-alloc                                       llc -O0
 #       pre     function(early-cse,simplifycfg,loop-mssa(licm),instcombine),
 #               scope-alloc  (reshaped CFG, allocas kept)           llc -O0
 #       post    debugify,scope-alloc, then instcombine,simplifycfg,gvn,dse
@@ -31,7 +31,7 @@
 #               as plain, so no llc)
 # A non-zero exit of a tool (crash, verifier error, fatal error), `error:` on
 # stderr, or a timeout fails the seed. The failing seed, step, and a command
-# to reproduce are printed; for a combined module, each of the nine functions
+# to reproduce are printed; for a combined module, each of the seven functions
 # is re-run alone (llvm-extract) to name the failing ones. Inputs of failing
 # seeds are kept under --keep DIR.
 #
@@ -184,7 +184,7 @@ elif ! grep -q '@__scopealloc_alloc' "$w/raw-0.ll"; then
     "$w/empty"
 fi
 
-# 2. The nine-function module through each pipeline.
+# 2. The seven-function module through each pipeline.
 if ! "$B/opt" -passes=verify -disable-output "$w/combo.ll" 2> "$w/verify.err"; then
   cp "$w/combo.ll" "$FZ_KEEP/seed$seed-combo.ll"
   report combo "mutate_ir.py produced an invalid module (a bug of the fuzzer)" \
@@ -199,7 +199,7 @@ while read -r step pipeline levels; do
   try "$w/combo.ll" "$w/$step.bc" "$pipeline" - $levels && continue
   cp "$w/combo.ll" "$FZ_KEEP/seed$seed-combo.ll"
   first_why=$why first_err=$err first_tool=$failed_tool
-  # Which of the nine functions fail on their own?
+  # Which of the seven functions fail on their own?
   culprits=""
   for f in $funcs; do
     "$B/llvm-extract" -func="$f" -S "$w/combo.ll" -o "$w/one.ll" 2>/dev/null || continue
@@ -213,7 +213,7 @@ while read -r step pipeline levels; do
   input kept: $FZ_KEEP/seed$seed-combo.ll
   failing functions alone:$culprits" "$first_err"
 done <<EOF
-plain scope-alloc O0 O2
+plain scope-alloc O0
 pre $pre O0
 post $post O0
 O2 default<O2> O2

@@ -1,0 +1,541 @@
+#!/usr/bin/env python3
+"""Generate a random, well-defined C11 program that leans on stack memory.
+
+    gen_program.py --seed N [-o out.c]
+
+The program is deterministic and free of undefined behaviour by construction,
+so every correct compiler (plain clang at any -O, clang with ScopeAlloc at
+any limit) must print the same lines and exit with the same status:
+
+  * arithmetic is on uint32_t (narrow and 64-bit elements are cast first),
+    divisors and moduli are forced odd, shift counts masked to 0..31;
+  * every index is reduced modulo the length (or masked for powers of two);
+  * every array, VLA, alloca() block and struct is fully initialised where
+    it is declared; nothing escapes its lifetime;
+  * calls happen only as whole statements (no unspecified argument order
+    with side effects); callees have higher indices or are the same function
+    (recursion), and each call passes depth-1, so recursion is bounded;
+    a global fuel counter bounds the total number of calls per round.
+
+What it exercises: local arrays of many sizes, element types and _Alignas
+alignments (up to 4096, checked through the address bits), VLAs and alloca()
+/ __builtin_alloca_with_align in loops and nested blocks, recursion with
+buffers, buffers passed down by pointer and written by callees, structs
+passed by pointer, early returns from loops and switches, switch statements
+with fall-through, while loops with break/continue, calls through a function
+pointer table, tail calls, memcpy/memset between buffers. main() prints one
+line per round and a final checksum; its exit status is derived from it.
+No C++ exceptions, setjmp/longjmp or threads.
+"""
+import argparse
+import random
+import sys
+
+ELEM_TYPES = ["uint8_t", "uint16_t", "uint32_t", "uint64_t"]
+ELEM_SIZE = {"uint8_t": 1, "uint16_t": 2, "uint32_t": 4, "uint64_t": 8}
+ALIGNS = [0, 0, 0, 8, 16, 32, 64, 128, 256, 1024, 4096]
+
+
+class Array:
+    def __init__(self, name, elem, length, const_len, align):
+        self.name = name
+        self.elem = elem
+        self.length = length        # C expression (uint32_t) for the length
+        self.const_len = const_len  # int or None for VLA/alloca
+        self.align = align          # guaranteed alignment in bytes (0: natural)
+
+    def index(self, e):
+        if self.const_len is not None and self.const_len & (self.const_len - 1) == 0:
+            return "(%s) & %du" % (e, self.const_len - 1)
+        return "(%s) %% %s" % (e, self.length)
+
+    def read(self, e):
+        v = "%s[%s]" % (self.name, self.index(e))
+        if self.elem == "uint64_t":
+            return "(uint32_t)(%s >> 7)" % v
+        return "(uint32_t)%s" % v
+
+
+class Func:
+    def __init__(self, gen, idx, nfuncs):
+        self.gen = gen
+        self.idx = idx
+        self.nfuncs = nfuncs
+        self.r = gen.r
+        self.lines = []
+        self.ind = 1
+        self.counter = 0
+        self.frame_bytes = 0
+        # scopes: list of dicts with arrays, structs, scalars
+        self.scopes = []
+        self.loop_depth = 0
+        self.in_switch = 0
+
+    # -- helpers ----------------------------------------------------------
+    def emit(self, s):
+        self.lines.append("  " * self.ind + s)
+
+    def fresh(self, stem):
+        self.counter += 1
+        return "%s%d" % (stem, self.counter)
+
+    def push(self):
+        self.scopes.append({"arrays": [], "structs": [], "scalars": []})
+
+    def pop(self):
+        self.scopes.pop()
+
+    def visible(self, kind):
+        out = []
+        for sc in self.scopes:
+            out.extend(sc[kind])
+        return out
+
+    def u32_arrays(self):
+        return [a for a in self.visible("arrays") if a.elem == "uint32_t"]
+
+    # -- expressions --------------------------------------------------------
+    def leaf(self):
+        r = self.r
+        k = r.randrange(10)
+        scalars = self.visible("scalars")
+        if k == 0:
+            return "%du" % r.choice([0, 1, 2, 3, 7, 31, 255, 1000, 65535,
+                                    0x9e3779b9, 0xffffffff, r.getrandbits(32)])
+        if k == 1 and scalars:
+            return r.choice(scalars)
+        if k == 2:
+            return r.choice(["acc", "x", "depth", "len"])
+        if k in (3, 4, 5):
+            arrays = self.visible("arrays")
+            if arrays:
+                a = r.choice(arrays)
+                return a.read(self.small_expr())
+        if k == 6:
+            return "buf[(%s) %% len]" % self.small_expr()
+        if k == 7:
+            structs = self.visible("structs")
+            field = r.choice(["a", "b", "arr[%s & 7u]" % self.small_leaf(),
+                              "c"])
+            base = "s->" if not structs or r.random() < 0.4 else r.choice(structs) + "."
+            v = base + field
+            return "(uint32_t)(%s)" % v if field == "c" else v
+        if k == 8 and scalars:
+            return r.choice(scalars)
+        return "acc"
+
+    def small_leaf(self):
+        scalars = self.visible("scalars")
+        opts = ["acc", "x", "depth"] + scalars
+        if self.r.random() < 0.3:
+            return "%du" % self.r.randrange(64)
+        return self.r.choice(opts)
+
+    def small_expr(self):
+        r = self.r
+        a = self.small_leaf()
+        if r.random() < 0.5:
+            return a
+        return "%s %s %s" % (a, r.choice(["+", "^", "*"]), self.small_leaf())
+
+    def expr(self, depth=0):
+        r = self.r
+        if depth >= 3 or r.random() < 0.3:
+            return self.leaf()
+        op = r.randrange(12)
+        a = self.expr(depth + 1)
+        b = self.expr(depth + 1)
+        if op < 5:
+            return "(%s %s %s)" % (a, r.choice(["+", "-", "*", "^", "|", "&"]), b)
+        if op == 5:
+            return "(%s << ((%s) & 31u))" % (a, b)
+        if op == 6:
+            return "(%s >> ((%s) & 31u))" % (a, b)
+        if op == 7:
+            return "(%s / ((%s) | 1u))" % (a, b)
+        if op == 8:
+            return "(%s %% ((%s) | 1u))" % (a, b)
+        if op == 9:
+            return "((uint32_t)(%s %s %s))" % (a, r.choice(["<", "<=", "==", "!=", ">"]), b)
+        if op == 10:
+            return "(%s ? %s : %s)" % (self.cond(depth + 1), a, b)
+        return "mix(%s, %s)" % (a, b)
+
+    def cond(self, depth=1):
+        r = self.r
+        a = self.expr(depth + 1)
+        k = r.randrange(3)
+        if k == 0:
+            return "((%s) & %du) == 0u" % (a, r.choice([1, 3, 7, 15]))
+        if k == 1:
+            return "(%s) %s (%s)" % (a, r.choice(["<", ">", "!=", "=="]),
+                                     self.expr(depth + 1))
+        return "((%s) %% %du) == %du" % (a, r.choice([2, 3, 5]), 0)
+
+    # -- statements ---------------------------------------------------------
+    def block(self, nstmts, depth):
+        for _ in range(nstmts):
+            self.stmt(depth)
+
+    def stmt(self, depth):
+        r = self.r
+        choices = [
+            ("array", 10), ("acc", 8), ("store", 8), ("call", 12),
+            ("if", 5 if depth < 3 else 0), ("for", 5 if depth < 3 else 0),
+            ("while", 2 if depth < 3 else 0), ("switch", 3 if depth < 3 else 0),
+            ("vla", 5), ("alloca", 4), ("struct", 3), ("structop", 3),
+            ("ret", 2 if depth > 0 else 1), ("memcpy", 2), ("aligncheck", 2),
+            ("block", 2 if depth < 3 else 0), ("pass", 3),
+        ]
+        total = sum(w for _, w in choices)
+        pick = r.randrange(total)
+        for kind, w in choices:
+            if pick < w:
+                break
+            pick -= w
+        getattr(self, "s_" + kind)(depth)
+
+    def s_acc(self, depth):
+        self.emit("acc = mix(acc, %s);" % self.expr())
+
+    def s_array(self, depth):
+        r = self.r
+        elem = r.choice(ELEM_TYPES)
+        n = r.choice([1, 2, 3, 5, 8, 16, 17, 33, 64, 100, 128, 255, 256, 300,
+                      512, 700, 1024, 1500, 2048, 4096])
+        if self.frame_bytes + n * ELEM_SIZE[elem] > 96 * 1024:
+            n = 16
+        self.frame_bytes += n * ELEM_SIZE[elem]
+        align = r.choice(ALIGNS)
+        name = self.fresh("arr")
+        spec = "_Alignas(%d) " % align if align else ""
+        self.emit("%s%s %s[%d];" % (spec, elem, name, n))
+        self.init_array(name, elem, str(n))
+        self.scopes[-1]["arrays"].append(Array(name, elem, "%du" % n, n, align))
+
+    def init_array(self, name, elem, n):
+        r = self.r
+        k = r.randrange(3)
+        if k == 0:
+            self.emit("memset(%s, %d, (size_t)(%s) * sizeof(%s));" %
+                      (name, r.randrange(256), n, elem))
+        else:
+            i = self.fresh("i")
+            self.emit("for (uint32_t %s = 0; %s < %s; %s++)" % (i, i, n, i))
+            self.emit("  %s[%s] = (%s)(%s * %du + (%s));" %
+                      (name, i, elem, i, r.choice([1, 3, 2654435761]),
+                       self.small_expr()))
+
+    def dyn_len(self, small=False):
+        n = self.fresh("n")
+        mods = [4, 16, 64] if small else [4, 16, 64, 200, 512]
+        self.emit("uint32_t %s = ((%s) %% %du) + 1u;" %
+                  (n, self.expr(1), self.r.choice(mods)))
+        return n
+
+    def s_vla(self, depth):
+        r = self.r
+        elem = r.choice(ELEM_TYPES)
+        n = self.dyn_len()
+        name = self.fresh("vla")
+        align = r.choice([0, 0, 16, 64, 256])
+        spec = "_Alignas(%d) " % align if align else ""
+        self.emit("%s%s %s[%s];" % (spec, elem, name, n))
+        self.init_array(name, elem, n)
+        self.scopes[-1]["arrays"].append(Array(name, elem, n, None, align))
+        self.scopes[-1]["scalars"].append(n)
+
+    def s_alloca(self, depth):
+        r = self.r
+        elem = r.choice(ELEM_TYPES)
+        # alloca() memory lives until the function returns: small in loops
+        n = self.dyn_len(small=self.loop_depth > 0)
+        name = self.fresh("al")
+        if r.random() < 0.5:
+            self.emit("%s *%s = (%s *)alloca((size_t)%s * sizeof(%s));" %
+                      (elem, name, elem, n, elem))
+            align = 0
+        else:
+            align = r.choice([16, 32, 128, 512])
+            self.emit("%s *%s = (%s *)__builtin_alloca_with_align((size_t)%s * sizeof(%s), %d);"
+                      % (elem, name, elem, n, elem, align * 8))
+        self.init_array(name, elem, n)
+        self.scopes[-1]["arrays"].append(Array(name, elem, n, None, align))
+        self.scopes[-1]["scalars"].append(n)
+
+    def s_store(self, depth):
+        r = self.r
+        arrays = self.visible("arrays")
+        if arrays and r.random() < 0.8:
+            a = r.choice(arrays)
+            self.emit("%s[%s] = (%s)(%s);" % (a.name, a.index(self.expr(1)),
+                                              a.elem, self.expr()))
+        else:
+            self.emit("buf[(%s) %% len] = %s;" % (self.expr(1), self.expr()))
+
+    def s_struct(self, depth):
+        name = self.fresh("st")
+        self.emit("struct S %s;" % name)
+        self.emit("s_init(&%s, %s);" % (name, self.expr(1)))
+        self.scopes[-1]["structs"].append(name)
+
+    def s_structop(self, depth):
+        r = self.r
+        structs = self.visible("structs")
+        target = "s->" if not structs or r.random() < 0.3 else r.choice(structs) + "."
+        k = r.randrange(3)
+        if k == 0:
+            self.emit("%sarr[(%s) & 7u] += %s;" % (target, self.small_expr(), self.expr(1)))
+        elif k == 1:
+            self.emit("%sc = %sc * 6364136223846793005ull + %s;" % (target, target, self.expr(1)))
+        else:
+            self.emit("acc = mix(acc, s_sum(%s));" %
+                      ("s" if target == "s->" else "&" + target[:-1]))
+
+    def call_args(self):
+        r = self.r
+        structs = self.visible("structs")
+        sp = "&" + r.choice(structs) if structs and r.random() < 0.6 else "s"
+        arrs = self.u32_arrays()
+        if arrs and r.random() < 0.8:
+            a = r.choice(arrs)
+            bp, bl = a.name, a.length
+        else:
+            bp, bl = "buf", "len"
+        return "%s, %s, %s, %s, depth - 1u" % (sp, bp, bl, self.expr(1))
+
+    def callee(self):
+        r = self.r
+        if r.random() < 0.25:
+            return "f%d" % self.idx      # recursion (depth-1 bounds it)
+        if self.idx + 1 < self.nfuncs:
+            j = r.randrange(self.idx + 1, self.nfuncs)
+            if r.random() < 0.2 and self.gen.table_ok(self.idx):
+                return "table[(%s) %% %du]" % (self.small_expr(), len(self.gen.table))
+            return "f%d" % j
+        return "f%d" % self.idx
+
+    def s_call(self, depth):
+        t = self.fresh("t")
+        self.emit("uint32_t %s = %s(%s);" % (t, self.callee(), self.call_args()))
+        self.emit("acc = mix(acc, %s);" % t)
+
+    def s_ret(self, depth):
+        r = self.r
+        k = r.randrange(3)
+        if k == 0:
+            self.emit("if (%s) return mix(acc, %s);" % (self.cond(), self.expr(1)))
+        elif k == 1 and depth > 0:
+            self.emit("if (%s) return %s(%s);" % (self.cond(), self.callee(), self.call_args()))
+        else:
+            self.emit("if (%s) {" % self.cond())
+            self.ind += 1
+            self.push()
+            self.block(r.randrange(1, 3), depth + 1)
+            self.emit("return acc ^ %s;" % self.expr(1))
+            self.pop()
+            self.ind -= 1
+            self.emit("}")
+
+    def nested(self, n, depth):
+        self.ind += 1
+        self.push()
+        self.block(n, depth + 1)
+        self.pop()
+        self.ind -= 1
+
+    def s_block(self, depth):
+        self.emit("{")
+        self.nested(self.r.randrange(1, 4), depth)
+        self.emit("}")
+
+    def s_if(self, depth):
+        r = self.r
+        self.emit("if (%s) {" % self.cond())
+        self.nested(r.randrange(1, 4), depth)
+        if r.random() < 0.5:
+            self.emit("} else {")
+            self.nested(r.randrange(1, 3), depth)
+        self.emit("}")
+
+    def s_for(self, depth):
+        r = self.r
+        i = self.fresh("k")
+        self.emit("for (uint32_t %s = 0; %s < %du; %s++) {" % (i, i, r.randrange(1, 7), i))
+        self.ind += 1
+        self.push()
+        self.scopes[-1]["scalars"].append(i)
+        self.loop_depth += 1
+        self.block(r.randrange(1, 5), depth + 1)
+        if r.random() < 0.3:
+            self.emit("if (%s) %s;" % (self.cond(), r.choice(["break", "continue"])))
+        self.loop_depth -= 1
+        self.pop()
+        self.ind -= 1
+        self.emit("}")
+
+    def s_while(self, depth):
+        r = self.r
+        w = self.fresh("w")
+        self.emit("uint32_t %s = (%s) %% 5u;" % (w, self.expr(1)))
+        self.emit("while (%s-- > 0u) {" % w)
+        self.ind += 1
+        self.push()
+        self.loop_depth += 1
+        self.block(r.randrange(1, 4), depth + 1)
+        self.emit("if (%s) %s;" % (self.cond(), r.choice(["break", "continue"])))
+        self.block(r.randrange(0, 2), depth + 1)
+        self.loop_depth -= 1
+        self.pop()
+        self.ind -= 1
+        self.emit("}")
+
+    def s_switch(self, depth):
+        r = self.r
+        ncases = r.randrange(2, 5)
+        self.emit("switch ((%s) %% %du) {" % (self.expr(1), ncases + 1))
+        for c in range(ncases):
+            self.emit("case %du: {" % c)
+            self.nested(r.randrange(1, 3), depth)
+            if r.random() < 0.7:
+                self.emit("  break;")
+            self.emit("}")
+            self.emit("/* fall through */")
+        self.emit("default: {")
+        self.nested(r.randrange(0, 2), depth)
+        self.emit("  break;")
+        self.emit("}")
+        self.emit("}")
+
+    def s_memcpy(self, depth):
+        r = self.r
+        arrays = self.visible("arrays")
+        if len(arrays) < 2:
+            return self.s_acc(depth)
+        a, b = r.sample(arrays, 2)
+        if a.elem != b.elem:
+            return self.s_acc(depth)
+        m = self.fresh("m")
+        self.emit("uint32_t %s = %s < %s ? %s : %s;" % (m, a.length, b.length, a.length, b.length))
+        self.emit("memcpy(%s, %s, (size_t)%s * sizeof(%s));" % (a.name, b.name, m, a.elem))
+
+    def s_aligncheck(self, depth):
+        aligned = [a for a in self.visible("arrays") if a.align]
+        if not aligned:
+            return self.s_acc(depth)
+        a = self.r.choice(aligned)
+        # 0 in every correct build; folded into the checksum
+        self.emit("acc += (uint32_t)((uintptr_t)%s & %du);" % (a.name, a.align - 1))
+
+    def s_pass(self, depth):
+        # hand a local buffer to a helper that reads and writes through it
+        arrs = self.u32_arrays()
+        if not arrs:
+            return self.s_acc(depth)
+        a = self.r.choice(arrs)
+        self.emit("acc = mix(acc, scramble(%s, %s, %s));" % (a.name, a.length, self.expr(1)))
+
+    # -- whole function -----------------------------------------------------
+    def generate(self):
+        r = self.r
+        self.lines.append("static uint32_t f%d(struct S *s, uint32_t *buf, uint32_t len, "
+                          "uint32_t x, uint32_t depth) {" % self.idx)
+        self.emit("uint32_t acc = x ^ %du;" % r.getrandbits(32))
+        self.emit("if (depth == 0u || fuel == 0u) return acc ^ s->a ^ buf[x % len];")
+        self.emit("fuel--;")
+        self.push()
+        self.block(r.randrange(4, 12), 0)
+        for _ in range(r.randrange(1, 3)):
+            self.s_call(0)
+        self.emit("return mix(acc, %s);" % self.expr(1))
+        self.pop()
+        self.lines.append("}")
+        return self.lines
+
+
+class Gen:
+    def __init__(self, seed):
+        self.r = random.Random(seed)
+        self.seed = seed
+
+    def table_ok(self, idx):
+        # table entries all have indices > idx
+        return bool(self.table) and min(self.table) > idx
+
+    def generate(self):
+        r = self.r
+        nfuncs = r.randrange(3, 9)
+        self.table = sorted(r.sample(range(1, nfuncs), min(2, nfuncs - 1)))
+        out = []
+        out.append("/* generated by scripts/fuzz/gen_program.py --seed %d */" % self.seed)
+        out.append("#include <alloca.h>")
+        out.append("#include <stdint.h>")
+        out.append("#include <stdio.h>")
+        out.append("#include <string.h>")
+        out.append("")
+        out.append("struct S { uint32_t a; uint32_t b; uint64_t c; uint32_t arr[8]; };")
+        out.append("static uint32_t fuel;")
+        out.append("static uint32_t mix(uint32_t h, uint32_t v) {")
+        out.append("  h = h * 31u + v; h ^= h >> 15; h *= 0x9e3779b1u; h ^= h >> 13; return h;")
+        out.append("}")
+        out.append("static void s_init(struct S *s, uint32_t v) {")
+        out.append("  s->a = v; s->b = v * 3u + 1u; s->c = (uint64_t)v << 20;")
+        out.append("  for (uint32_t i = 0; i < 8u; i++) s->arr[i] = v ^ (i * 0x01010101u);")
+        out.append("}")
+        out.append("static uint32_t s_sum(const struct S *s) {")
+        out.append("  uint32_t h = mix(s->a, s->b) ^ (uint32_t)(s->c >> 9);")
+        out.append("  for (uint32_t i = 0; i < 8u; i++) h = mix(h, s->arr[i]);")
+        out.append("  return h;")
+        out.append("}")
+        out.append("static uint32_t scramble(uint32_t *p, uint32_t n, uint32_t v) {")
+        out.append("  uint32_t h = v;")
+        out.append("  for (uint32_t i = 0; i < n; i++) { h = mix(h, p[i]); p[i] ^= h & 0xffu; }")
+        out.append("  return h;")
+        out.append("}")
+        for i in range(nfuncs):
+            out.append("static uint32_t f%d(struct S *, uint32_t *, uint32_t, uint32_t, uint32_t);" % i)
+        out.append("static uint32_t (*const table[])(struct S *, uint32_t *, uint32_t, uint32_t, uint32_t) = {%s};"
+                   % ", ".join("f%d" % j for j in self.table))
+        out.append("")
+        for i in range(nfuncs):
+            out.extend(Func(self, i, nfuncs).generate())
+            out.append("")
+        depth = r.randrange(3, 8)
+        rounds = r.randrange(2, 5)
+        fuel = r.choice([50, 300, 1000, 3000])
+        out.append("int main(void) {")
+        out.append("  struct S s0;")
+        out.append("  s_init(&s0, %du);" % r.getrandbits(32))
+        out.append("  _Alignas(16) uint32_t top[64];")
+        out.append("  for (uint32_t i = 0; i < 64u; i++) top[i] = i * 2654435761u;")
+        out.append("  uint32_t total = 0;")
+        out.append("  for (uint32_t round = 0; round < %du; round++) {" % rounds)
+        out.append("    fuel = %du;" % fuel)
+        out.append("    uint32_t v = f0(&s0, top, 64u, round * 0x9e3779b9u + %du, %du);"
+                   % (r.getrandbits(32), depth))
+        out.append("    printf(\"round %u: %08x fuel %u\\n\", round, v, fuel);")
+        out.append("    total = mix(total, v);")
+        out.append("  }")
+        out.append("  total = mix(total, s_sum(&s0));")
+        out.append("  for (uint32_t i = 0; i < 64u; i++) total = mix(total, top[i]);")
+        out.append("  printf(\"checksum %08x\\n\", total);")
+        out.append("  return (int)(total % 8u);")
+        out.append("}")
+        return "\n".join(out) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("-o", "--output", default="-")
+    args = ap.parse_args()
+    text = Gen(args.seed).generate()
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        with open(args.output, "w") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -25,13 +25,15 @@ rw_sudo() {
 rw_ensure_packages() {
   local missing=() p
   for p in "$@"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
-      missing+=("$p")
+    case $(dpkg-query -W -f='${Status}' "$p" 2>/dev/null) in
+      *"install ok installed"*) ;;
+      *) missing+=("$p") ;;
+    esac
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   rw_log "installing ${missing[*]}"
   rw_apt_update_once
-  DEBIAN_FRONTEND=noninteractive rw_sudo apt-get install -y --no-install-recommends "${missing[@]}" >&2
+  DEBIAN_FRONTEND=noninteractive rw_sudo apt-get install -y -o DPkg::Lock::Timeout=300 --no-install-recommends "${missing[@]}" >&2
 }
 
 # apt-get update at most once per run (across program scripts: a stamp in RW_WORK).

@@ -10,6 +10,14 @@
 # A program script defines one function per build it wants and calls
 # rw_record for every build it checked.
 
+# Defaults, so that a program script also runs on its own
+# (bash scripts/realworld/lua.sh); run.sh sets them all.
+RW_ROOT=${RW_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+RW_PREFIX=${RW_PREFIX:-$RW_ROOT/build/install}
+RW_WORK=${RW_WORK:-$RW_ROOT/build/realworld}
+RW_JOBS=${RW_JOBS:-$(nproc 2>/dev/null || echo 2)}
+RW_BUILDS=${RW_BUILDS:-plain limit0 limit0+asan}
+RW_RUN_ID=${RW_RUN_ID:-$$}
 RW_CLANG=${RW_CLANG:-/usr/lib/llvm-19/bin/clang}
 RW_LIMIT0="-mllvm -scope-alloc-max-stack-alloca=0"
 RW_ASAN="-fsanitize=address -fno-omit-frame-pointer"

@@ -58,13 +58,4 @@ check_bzip2() { # BUILD DIR
   )
 }
 
-for build in $RW_BUILDS; do
-  dir=$base/$(rw_dirname "$build")
-  if ! build_bzip2 "$build" "$dir"; then
-    rw_record $program "$build" "FAIL(build)"
-  elif ! check_bzip2 "$build" "$dir"; then
-    rw_record $program "$build" "FAIL(check)" "$dir/check.log"
-  else
-    rw_record $program "$build" pass "$dir/check.log"
-  fi
-done
+rw_build_and_check_all bzip2 "$base"

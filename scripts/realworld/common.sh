@@ -230,3 +230,19 @@ rw_need_allocs() {
     return 1
   fi
 }
+
+# Builds and checks every build in $RW_BUILDS with the program's own
+# build_<program> and check_<program> functions, and records each result.
+rw_build_and_check_all() { # PROGRAM BASE
+  local program=$1 base=$2 build dir
+  for build in $RW_BUILDS; do
+    dir=$base/$(rw_dirname "$build")
+    if ! "build_$program" "$build" "$dir"; then
+      rw_record "$program" "$build" "FAIL(build)"
+    elif ! "check_$program" "$build" "$dir"; then
+      rw_record "$program" "$build" "FAIL(check)" "$dir/check.log"
+    else
+      rw_record "$program" "$build" pass "$dir/check.log"
+    fi
+  done
+}

@@ -73,13 +73,4 @@ check_lua() { # BUILD DIR
   return $failed
 }
 
-for build in $RW_BUILDS; do
-  dir=$base/$(rw_dirname "$build")
-  if ! build_lua "$build" "$dir"; then
-    rw_record $program "$build" "FAIL(build)"
-  elif ! check_lua "$build" "$dir"; then
-    rw_record $program "$build" "FAIL(check)" "$dir/check.log"
-  else
-    rw_record $program "$build" pass "$dir/check.log"
-  fi
-done
+rw_build_and_check_all lua "$base"

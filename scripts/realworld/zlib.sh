@@ -55,13 +55,4 @@ check_zlib() { # BUILD DIR
   )
 }
 
-for build in $RW_BUILDS; do
-  dir=$base/$(rw_dirname "$build")
-  if ! build_zlib "$build" "$dir"; then
-    rw_record $program "$build" "FAIL(build)"
-  elif ! check_zlib "$build" "$dir"; then
-    rw_record $program "$build" "FAIL(check)" "$dir/check.log"
-  else
-    rw_record $program "$build" pass "$dir/check.log"
-  fi
-done
+rw_build_and_check_all zlib "$base"

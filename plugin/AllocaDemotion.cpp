@@ -8,8 +8,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/IR/DIBuilder.h"
-#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -92,7 +92,8 @@ static void redirectDebugRecords(AllocaInst *AI, AllocaInst *Slot,
   SmallVector<DbgVariableIntrinsic *, 4> Intrinsics;
   SmallVector<DbgVariableRecord *, 4> Records;
   findDbgUsers(Intrinsics, AI, &Records);
-  SmallSet<std::pair<const DILocalVariable *, const DIExpression *>, 4> Declared;
+  SmallSet<std::pair<const DILocalVariable *, const DIExpression *>, 4>
+      Declared;
   auto IsAssign = [](auto *D) {
     if constexpr (std::is_same_v<decltype(D), DbgVariableRecord *>)
       return D->isDbgAssign();
@@ -161,8 +162,8 @@ void FunctionDemoter::demoteStaticFrame(StringRef Pool,
   };
   if (any_of(Layout.Allocas, HasVariable)) {
     IRBuilder<> EB(&F.getEntryBlock(), F.getEntryBlock().begin());
-    FrameSlot = EB.CreateAlloca(B.getPtrTy(), nullptr,
-                                Frame->getName() + ".addr");
+    FrameSlot =
+        EB.CreateAlloca(B.getPtrTy(), nullptr, Frame->getName() + ".addr");
     B.CreateStore(Frame, FrameSlot);
   }
 

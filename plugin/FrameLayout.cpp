@@ -24,7 +24,8 @@ FrameLayout layoutFrame(const Function &F, ArrayRef<AllocaInst *> Allocas) {
            B->getAllocationSize(DL)->getFixedValue();
   });
 
-  SmallVector<const AllocaInst *, 8> Queried(L.Allocas.begin(), L.Allocas.end());
+  SmallVector<const AllocaInst *, 8> Queried(L.Allocas.begin(),
+                                             L.Allocas.end());
   StackLifetime Lifetimes(F, Queried, StackLifetime::LivenessType::May);
   Lifetimes.run();
 
@@ -42,7 +43,8 @@ FrameLayout layoutFrame(const Function &F, ArrayRef<AllocaInst *> Allocas) {
     for (bool Moved = true; Moved;) {
       Moved = false;
       for (const Placed &P : Done)
-        if (P.Live->overlaps(Live) && Offset < P.End && P.Begin < Offset + Size) {
+        if (P.Live->overlaps(Live) && Offset < P.End &&
+            P.Begin < Offset + Size) {
           Offset = alignTo(P.End, AI->getAlign());
           Moved = true;
         }

@@ -57,15 +57,16 @@ void restoreArenaAtResumePoints(Function &F) {
   Remember(B, RT.mark(B, ""));
   for (CallInst *CI : Changes) {
     IRBuilder<> After(CI->getNextNode());
-    Remember(After, RT.isRelease(*CI) ? CI->getArgOperand(0)
-                                      : RT.mark(After, ""));
+    Remember(After,
+             RT.isRelease(*CI) ? CI->getArgOperand(0) : RT.mark(After, ""));
   }
   for (Instruction *I : ResumePoints) {
     IRBuilder<> After(&*I->getParent()->getFirstInsertionPt());
     if (!isa<LandingPadInst>(I))
       After.SetInsertPoint(I->getNextNode());
-    Value *Top = After.CreateAlignedLoad(PtrTy, Slot, Align(8),
-                                         /*isVolatile=*/true, "scopealloc.top.reload");
+    Value *Top =
+        After.CreateAlignedLoad(PtrTy, Slot, Align(8),
+                                /*isVolatile=*/true, "scopealloc.top.reload");
     RT.release(After, "", Top);
   }
 }

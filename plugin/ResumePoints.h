@@ -1,4 +1,5 @@
-//===- ResumePoints.h - Restore the arena where execution resumes -*- C++ -*-===//
+//===- ResumePoints.h - Restore the arena where execution resumes -*- C++
+//-*-===//
 //
 // Frames skipped by a C++ exception or a longjmp never run their releases.
 // Like SafeStack with its unsafe stack pointer, every function that can

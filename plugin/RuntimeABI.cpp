@@ -44,7 +44,8 @@ GlobalVariable *RuntimeABI::poolGlobal(StringRef Pool) {
   if (GlobalVariable *GV = M.getGlobalVariable(Symbol))
     return GV;
   // Only the address matters; the layout is the runtime's scopealloc_pool.
-  StructType *PoolTy = StructType::getTypeByName(M.getContext(), "scopealloc.pool");
+  StructType *PoolTy =
+      StructType::getTypeByName(M.getContext(), "scopealloc.pool");
   if (!PoolTy)
     PoolTy = StructType::create(M.getContext(), "scopealloc.pool");
   return new GlobalVariable(M, PoolTy, /*isConstant=*/false,
@@ -69,8 +70,9 @@ Value *RuntimeABI::alloc(IRBuilder<> &B, StringRef Pool, Value *Bytes,
     CI = B.CreateCall(function("__scopealloc_alloc", Ptr, {Size, Size}),
                       {Bytes, AlignArg});
   else
-    CI = B.CreateCall(function("__scopealloc_pool_alloc", Ptr, {Ptr, Size, Size}),
-                      {poolGlobal(Pool), Bytes, AlignArg});
+    CI = B.CreateCall(
+        function("__scopealloc_pool_alloc", Ptr, {Ptr, Size, Size}),
+        {poolGlobal(Pool), Bytes, AlignArg});
   // Codegen may rely on the alignment the alloca had.
   CI->addRetAttr(Attribute::getWithAlignment(B.getContext(), Alignment));
   CI->addRetAttr(Attribute::NonNull);
@@ -80,10 +82,12 @@ Value *RuntimeABI::alloc(IRBuilder<> &B, StringRef Pool, Value *Bytes,
 void RuntimeABI::release(IRBuilder<> &B, StringRef Pool, Value *Mark) {
   Type *Ptr = B.getPtrTy();
   if (Pool.empty())
-    B.CreateCall(function("__scopealloc_release", B.getVoidTy(), {Ptr}), {Mark});
+    B.CreateCall(function("__scopealloc_release", B.getVoidTy(), {Ptr}),
+                 {Mark});
   else
-    B.CreateCall(function("__scopealloc_pool_release", B.getVoidTy(), {Ptr, Ptr}),
-                 {poolGlobal(Pool), Mark});
+    B.CreateCall(
+        function("__scopealloc_pool_release", B.getVoidTy(), {Ptr, Ptr}),
+        {poolGlobal(Pool), Mark});
 }
 
 } // namespace scopealloc

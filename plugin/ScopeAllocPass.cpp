@@ -9,11 +9,11 @@
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/EHPersonalities.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/EHPersonalities.h"
 #include "llvm/IR/Module.h"
 
 #include <cstdio>
@@ -26,14 +26,15 @@ using namespace llvm;
 // where STATISTIC compiles to nothing, yet `-stats` must still count.
 static TrackingStatistic NumDemoted(DEBUG_TYPE, "NumDemoted",
                                     "Allocas moved to a workspace pool");
-static TrackingStatistic NumDemotedBytes(
-    DEBUG_TYPE, "NumDemotedBytes",
-    "Bytes of constant-size allocas moved to a workspace pool");
-static TrackingStatistic NumDemotedDynamic(
-    DEBUG_TYPE, "NumDemotedDynamic",
-    "Dynamically sized allocas moved to a workspace pool");
-static TrackingStatistic NumKept(DEBUG_TYPE, "NumKept",
-                                 "Allocas kept on the stack by policy or scope");
+static TrackingStatistic
+    NumDemotedBytes(DEBUG_TYPE, "NumDemotedBytes",
+                    "Bytes of constant-size allocas moved to a workspace pool");
+static TrackingStatistic
+    NumDemotedDynamic(DEBUG_TYPE, "NumDemotedDynamic",
+                      "Dynamically sized allocas moved to a workspace pool");
+static TrackingStatistic
+    NumKept(DEBUG_TYPE, "NumKept",
+            "Allocas kept on the stack by policy or scope");
 static TrackingStatistic NumPinned(DEBUG_TYPE, "NumPinned",
                                    "Allocas that cannot leave the stack");
 
@@ -76,7 +77,8 @@ static std::string whyPinned(const AllocaInst &AI, const DataLayout &DL) {
   if (AI.getAddressSpace() != 0)
     return "it is in address space " + std::to_string(AI.getAddressSpace()) +
            ", the workspace pools are in address space 0";
-  if (std::optional<TypeSize> TS = AI.getAllocationSize(DL); TS && TS->isScalable())
+  if (std::optional<TypeSize> TS = AI.getAllocationSize(DL);
+      TS && TS->isScalable())
     return "its size is a scalable vector size";
   for (const User *U : AI.users())
     if (auto *II = dyn_cast<IntrinsicInst>(U);
@@ -148,7 +150,8 @@ bool FunctionPlanner::plan() {
 
 void FunctionPlanner::decide(AllocaDecision &D) {
   AllocaInst &AI = *D.Alloca;
-  if (std::optional<TypeSize> TS = AI.getAllocationSize(DL); TS && !TS->isScalable())
+  if (std::optional<TypeSize> TS = AI.getAllocationSize(DL);
+      TS && !TS->isScalable())
     D.Size = TS->getFixedValue();
 
   if (std::string Why = whyPinned(AI, DL); !Why.empty()) {
@@ -227,8 +230,8 @@ static DiagnosticLocation remarkLocation(AllocaInst &AI) {
   if (SV.Var && SV.Loc && SV.Loc.getLine() == SV.Var->getLine())
     return DiagnosticLocation(SV.Loc); // with the column
   if (SV.Var && SV.Var->getLine())
-    return DiagnosticLocation(DILocation::get(AI.getContext(), SV.Var->getLine(),
-                                              0, SV.Var->getScope()));
+    return DiagnosticLocation(DILocation::get(
+        AI.getContext(), SV.Var->getLine(), 0, SV.Var->getScope()));
   if (SV.Loc && SV.Loc.getLine())
     return DiagnosticLocation(SV.Loc);
   return DiagnosticLocation(AI.getFunction()->getSubprogram());
@@ -264,19 +267,20 @@ static void emitRemark(OptimizationRemarkEmitter &ORE, const AllocaDecision &D,
   switch (D.Action) {
   case AllocaDecision::Demote:
     ORE.emit([&] {
-      return Describe(OptimizationRemark(DEBUG_TYPE, "Demoted", Loc, AI.getParent()));
+      return Describe(
+          OptimizationRemark(DEBUG_TYPE, "Demoted", Loc, AI.getParent()));
     });
     break;
   case AllocaDecision::Keep:
     if (D.S.requiresStack() && D.Size && *D.Size > Policy.MaxStackAlloca)
       ORE.emit([&] {
-        return Describe(OptimizationRemarkMissed(DEBUG_TYPE, "StackScopeOverLimit",
-                                                 Loc, AI.getParent()));
+        return Describe(OptimizationRemarkMissed(
+            DEBUG_TYPE, "StackScopeOverLimit", Loc, AI.getParent()));
       });
     else
       ORE.emit([&] {
-        return Describe(OptimizationRemark(DEBUG_TYPE, "KeptOnStack", Loc,
-                                           AI.getParent()));
+        return Describe(
+            OptimizationRemark(DEBUG_TYPE, "KeptOnStack", Loc, AI.getParent()));
       });
     break;
   case AllocaDecision::Pinned:

@@ -23,7 +23,8 @@ class Triple;
 namespace scopealloc {
 
 /// String function attribute that overrides the limit for one function.
-inline constexpr const char *MaxStackAllocaAttr = "scope-alloc-max-stack-alloca";
+inline constexpr const char *MaxStackAllocaAttr =
+    "scope-alloc-max-stack-alloca";
 
 struct StackPolicy {
   /// False for targets the pass leaves alone (GPUs: no workspace runtime).

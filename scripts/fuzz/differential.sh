@@ -11,11 +11,11 @@
 #   ref-O2    clang -O2                       (the reference)
 #   ref-O0    clang -O0                       (the program must not depend
 #                                              on the optimisation level)
-#   sa-O0-0   scopealloc-clang -O0 -mllvm -scope-alloc-max-stack-alloca=0
+#   sa-O0-0   scopealloc-clang -O0 -g -mllvm -scope-alloc-max-stack-alloca=0
 #   sa-O2-0   scopealloc-clang -O2 -mllvm -scope-alloc-max-stack-alloca=0
 #   sa-O0     scopealloc-clang -O0            (target default limit)
 #   sa-O2     scopealloc-clang -O2            (target default limit)
-#   sa-O1-L   scopealloc-clang -O1 -mllvm -scope-alloc-max-stack-alloca=L
+#   sa-O1-L   scopealloc-clang -O1 -g -mllvm -scope-alloc-max-stack-alloca=L
 #             (L in 16..4096 by seed: some buffers stay, some move)
 # and every build is run (with a timeout). Each must print the same stdout
 # and exit with the same status as ref-O2. The ScopeAlloc builds run with
@@ -27,7 +27,7 @@
 # commands to reproduce; the program is kept under --keep DIR.
 #
 # Options:
-#   --seeds     a range A-B, a number, or a comma-separated list (default 1-50)
+#   --seeds     a range A-B, a number, or a comma-separated list (default 1-200)
 #   --jobs      parallel seeds (default 2)
 #   --prefix    install prefix holding bin/scopealloc-clang
 #               (default $SCOPEALLOC_PREFIX, else <repo>/build/install)
@@ -42,7 +42,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
 if [ "${1:-}" != "--one" ]; then
-  seeds=1-50 jobs=2 sanitize=0
+  seeds=1-200 jobs=2 sanitize=0
   prefix=${SCOPEALLOC_PREFIX:-$root/build/install}
   keep=${TMPDIR:-/tmp}/scopealloc-fuzz-differential
   while [ $# -gt 0 ]; do
@@ -114,11 +114,11 @@ fi
 builds=(
   "ref-O2|$CC -O2"
   "ref-O0|$CC -O0"
-  "sa-O0-0|$SA -O0 -mllvm -scope-alloc-max-stack-alloca=0"
+  "sa-O0-0|$SA -O0 -g -mllvm -scope-alloc-max-stack-alloca=0"
   "sa-O2-0|$SA -O2 -mllvm -scope-alloc-max-stack-alloca=0"
   "sa-O0|$SA -O0"
   "sa-O2|$SA -O2"
-  "sa-O1-L|$SA -O1 -mllvm -scope-alloc-max-stack-alloca=$limitL"
+  "sa-O1-L|$SA -O1 -g -mllvm -scope-alloc-max-stack-alloca=$limitL"
 )
 [ "$FZ_SANITIZE" = 1 ] &&
   builds+=("san|$CC -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all")

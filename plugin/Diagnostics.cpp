@@ -7,6 +7,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -18,20 +19,22 @@ static int diagnosticKind() {
   return Kind;
 }
 
-static std::string locationPrefix(const Function &F, const Instruction *I) {
+static std::string locationPrefix(const Function *F, const Instruction *I) {
   std::string S;
   raw_string_ostream OS(S);
+  if (!F)
+    return S;
   const DILocation *Loc = I ? I->getDebugLoc().get() : nullptr;
   if (Loc)
     OS << Loc->getFilename() << ":" << Loc->getLine() << ": ";
-  else if (const DISubprogram *SP = F.getSubprogram())
+  else if (const DISubprogram *SP = F->getSubprogram())
     OS << SP->getFilename() << ":" << SP->getLine() << ": ";
-  OS << "in function '" << F.getName() << "': ";
+  OS << "in function '" << F->getName() << "': ";
   return S;
 }
 
 ScopeAllocDiagnostic::ScopeAllocDiagnostic(DiagnosticSeverity Severity,
-                                           const Function &F,
+                                           const Function *F,
                                            const Instruction *I,
                                            const Twine &Message)
     : DiagnosticInfo(diagnosticKind(), Severity),
@@ -46,11 +49,15 @@ bool ScopeAllocDiagnostic::classof(const DiagnosticInfo *DI) {
 }
 
 void reportError(const Function &F, const Instruction *I, const Twine &Msg) {
-  F.getContext().diagnose(ScopeAllocDiagnostic(DS_Error, F, I, Msg));
+  F.getContext().diagnose(ScopeAllocDiagnostic(DS_Error, &F, I, Msg));
 }
 
 void reportWarning(const Function &F, const Instruction *I, const Twine &Msg) {
-  F.getContext().diagnose(ScopeAllocDiagnostic(DS_Warning, F, I, Msg));
+  F.getContext().diagnose(ScopeAllocDiagnostic(DS_Warning, &F, I, Msg));
+}
+
+void reportModuleError(const Module &M, const Twine &Msg) {
+  M.getContext().diagnose(ScopeAllocDiagnostic(DS_Error, nullptr, nullptr, Msg));
 }
 
 SourceVariable findSourceVariable(const AllocaInst &AI) {

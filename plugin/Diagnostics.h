@@ -18,6 +18,7 @@ class AllocaInst;
 class DILocalVariable;
 class Function;
 class Instruction;
+class Module;
 class Value;
 } // namespace llvm
 
@@ -28,7 +29,7 @@ namespace scopealloc {
 class ScopeAllocDiagnostic : public llvm::DiagnosticInfo {
 public:
   ScopeAllocDiagnostic(llvm::DiagnosticSeverity Severity,
-                       const llvm::Function &F, const llvm::Instruction *I,
+                       const llvm::Function *F, const llvm::Instruction *I,
                        const llvm::Twine &Message);
 
   void print(llvm::DiagnosticPrinter &DP) const override;
@@ -42,6 +43,8 @@ void reportError(const llvm::Function &F, const llvm::Instruction *I,
                  const llvm::Twine &Message);
 void reportWarning(const llvm::Function &F, const llvm::Instruction *I,
                    const llvm::Twine &Message);
+/// An error about the whole module (its policy), not one function.
+void reportModuleError(const llvm::Module &M, const llvm::Twine &Message);
 
 /// The source variable an alloca holds, from its debug records, and where
 /// it is declared; empty without debug info.

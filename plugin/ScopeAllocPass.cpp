@@ -59,11 +59,12 @@ struct StatisticsAtExit {
 } PrintStatisticsAtExit;
 
 struct AllocaDecision {
-  enum ActionTy { Keep, Demote, Pinned };
+  enum ActionTy { Keep, Demote, Pinned, Rejected };
   AllocaInst *Alloca;
   Scope S;
   ActionTy Action = Keep;
   std::optional<uint64_t> Size; ///< bytes, when known at compile time
+  std::string Pool;             ///< where it moves; empty = workspace
   std::string Reason;           ///< why, for the remark
   std::string Rule;             ///< short rule id, a remark argument
 };
@@ -98,7 +99,9 @@ public:
 
   /// Fills Decisions; false when a malformed scope was reported.
   bool plan();
-  /// Rules that need the whole function: dynamic allocas move together.
+  /// Rules that need the whole function: the frame budget, and dynamic
+  /// allocas moving together.
+  bool applyFrameBudget();
   void keepStackRestoreConsistent();
   bool stackSaveMayMoveToArena() const;
 
@@ -138,11 +141,17 @@ bool FunctionPlanner::plan() {
     return false;
   for (AllocaDecision &D : Decisions)
     decide(D);
+  if (any_of(Decisions, [](const AllocaDecision &D) {
+        return D.Action == AllocaDecision::Rejected;
+      }))
+    return false;
+  if (!applyFrameBudget())
+    return false;
   keepStackRestoreConsistent();
   bool StackRestoreFrees = stackSaveMayMoveToArena();
   for (AllocaDecision &D : Decisions)
     if (D.Action == AllocaDecision::Demote && !D.Alloca->isStaticAlloca() &&
-        (D.S.Kind == Scope::NamedPool || !StackRestoreFrees))
+        (!D.Pool.empty() || !StackRestoreFrees))
       D.Reason += "; its memory is released when the function returns, not "
                   "at llvm.stackrestore";
   return true;
@@ -179,16 +188,43 @@ void FunctionPlanner::decide(AllocaDecision &D) {
     return;
   }
   D.Action = AllocaDecision::Demote;
+  D.Pool = Policy.Pool;
   if (D.S.requiresPool()) {
+    D.Pool = D.S.Kind == Scope::NamedPool ? D.S.Pool : "";
     D.Rule = "scope-pool";
     D.Reason = "scope " + D.S.describe() + " requires pool '" +
                D.S.poolName().str() + "'";
-  } else if (!D.Size) {
-    D.Rule = "dynamic-size";
-    D.Reason = "its size is only known at run time";
-  } else if (*D.Size > Policy.MaxStackAlloca) {
+    return;
+  }
+  std::string PoolNote =
+      Policy.Pool.empty() ? "" : "; pool from " + Policy.PoolSource;
+  if (!D.Size) {
+    std::string Rule = "dynamic allocations: " + spell(Policy.Dynamic).str() +
+                       " (" + Policy.DynamicSource + ")";
+    switch (Policy.Dynamic) {
+    case DynamicRule::Demote:
+      D.Rule = "dynamic-size";
+      D.Reason = "its size is only known at run time; " + Rule + PoolNote;
+      return;
+    case DynamicRule::Keep:
+      D.Action = AllocaDecision::Keep;
+      D.Rule = "dynamic-keep";
+      D.Reason = "its size is only known at run time; " + Rule;
+      return;
+    case DynamicRule::Reject:
+      D.Action = AllocaDecision::Rejected;
+      reportError(F, &AI,
+                  "'" + describeValue(AI) +
+                      "' is a dynamically sized allocation, which the "
+                      "policy rejects: " +
+                      Rule);
+      return;
+    }
+  }
+  if (*D.Size > Policy.MaxStackAlloca) {
     D.Rule = "over-limit";
-    D.Reason = std::to_string(*D.Size) + " bytes exceed the " + limitText();
+    D.Reason = std::to_string(*D.Size) + " bytes exceed the " + limitText() +
+               PoolNote;
   } else {
     D.Action = AllocaDecision::Keep;
     D.Rule = "within-limit";
@@ -196,12 +232,93 @@ void FunctionPlanner::decide(AllocaDecision &D) {
   }
 }
 
+/// How much an alloca gains from the stack: memory accesses per byte (mem2reg
+/// and short stack addressing help most the small, busy buffers).
+static double stackBenefit(const AllocaInst &AI, uint64_t Size) {
+  unsigned Accesses = 0;
+  SmallVector<const Value *, 8> Work{&AI};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (const User *U : V->users()) {
+      if (isa<GetElementPtrInst>(U) || isa<BitCastInst>(U))
+        Work.push_back(U);
+      else if (isa<LoadInst>(U) || isa<StoreInst>(U) || isa<CallBase>(U))
+        ++Accesses;
+    }
+  }
+  return double(Accesses) / double(std::max<uint64_t>(Size, 1));
+}
+
+// The frame budget bounds what the allocations that stay add up to. Those
+// that must stay (scope, cannot move) count first; the others stay in order
+// of benefit (accesses per byte, then smaller, then program order) while
+// they fit, and the rest move.
+bool FunctionPlanner::applyFrameBudget() {
+  if (!Policy.FrameBudget)
+    return true;
+  uint64_t Budget = *Policy.FrameBudget;
+  std::string BudgetText = "frame budget " + std::to_string(Budget) +
+                           " bytes (" + Policy.FrameBudgetSource + ")";
+  uint64_t Used = 0;
+  SmallVector<AllocaDecision *, 8> Optional;
+  bool OK = true;
+  for (AllocaDecision &D : Decisions) {
+    if (!D.Size || !D.Alloca->isStaticAlloca() ||
+        D.Action == AllocaDecision::Demote)
+      continue;
+    if (D.Action == AllocaDecision::Keep && D.Rule == "within-limit") {
+      Optional.push_back(&D);
+      continue;
+    }
+    Used += *D.Size;
+    if (D.S.requiresStack() && *D.Size > Budget) {
+      std::string Msg = "'" + describeValue(*D.Alloca) + "' (" +
+                        std::to_string(*D.Size) + " bytes) must stay on the "
+                        "stack because of scope " + D.S.describe() +
+                        ", but alone exceeds the " + BudgetText;
+      if (Policy.StackScopeOverBudget == ConflictRule::Warn) {
+        reportWarning(F, D.Alloca, Msg);
+      } else {
+        reportError(F, D.Alloca,
+                    Msg + " (policy key stack-scope-over-budget: error, " +
+                        Policy.StackScopeOverBudgetSource + ")");
+        OK = false;
+      }
+    }
+  }
+  llvm::stable_sort(Optional, [](AllocaDecision *A, AllocaDecision *B) {
+    double BA = stackBenefit(*A->Alloca, *A->Size);
+    double BB = stackBenefit(*B->Alloca, *B->Size);
+    if (BA != BB)
+      return BA > BB;
+    return *A->Size < *B->Size;
+  });
+  for (AllocaDecision *D : Optional) {
+    if (Used + *D->Size <= Budget) {
+      Used += *D->Size;
+      D->Reason += "; fits the " + BudgetText;
+      continue;
+    }
+    D->Action = AllocaDecision::Demote;
+    D->Pool = Policy.Pool;
+    D->Rule = "over-budget";
+    D->Reason = std::to_string(*D->Size) + " bytes are within the " +
+                limitText() + ", but the " + BudgetText + " is spent on " +
+                "allocations that must stay or gain more from the stack (" +
+                std::to_string(Used) + " bytes kept)";
+  }
+  return OK;
+}
+
 // llvm.stacksave/stackrestore can only follow the arena when no dynamic
 // alloca is left on the machine stack; move the movable ones along.
 void FunctionPlanner::keepStackRestoreConsistent() {
   auto IsDefaultPoolDynamicDemotion = [](const AllocaDecision &D) {
     return D.Action == AllocaDecision::Demote && !D.Alloca->isStaticAlloca() &&
-           D.S.Kind != Scope::NamedPool;
+           D.Pool.empty();
   };
   if (none_of(Decisions, IsDefaultPoolDynamicDemotion))
     return;
@@ -209,6 +326,7 @@ void FunctionPlanner::keepStackRestoreConsistent() {
     if (D.Action == AllocaDecision::Keep && !D.Alloca->isStaticAlloca() &&
         !D.S.requiresStack()) {
       D.Action = AllocaDecision::Demote;
+      D.Pool = Policy.Pool;
       D.Rule = "with-dynamic";
       D.Reason += "; moved anyway with the function's other dynamic "
                   "allocations, so that llvm.stackrestore frees them together";
@@ -250,7 +368,8 @@ static void emitRemark(OptimizationRemarkEmitter &ORE, const AllocaDecision &D,
       << ore::NV("Scope", D.S.describe()) << ") ";
     switch (D.Action) {
     case AllocaDecision::Demote:
-      R << "moved to pool '" << ore::NV("Pool", D.S.poolName()) << "'";
+      R << "moved to pool '"
+        << ore::NV("Pool", D.Pool.empty() ? DefaultPoolName : D.Pool) << "'";
       break;
     case AllocaDecision::Keep:
       R << "stays on the stack";
@@ -258,6 +377,8 @@ static void emitRemark(OptimizationRemarkEmitter &ORE, const AllocaDecision &D,
     case AllocaDecision::Pinned:
       R << "cannot leave the stack";
       break;
+    case AllocaDecision::Rejected:
+      llvm_unreachable("a rejected allocation stops the function's planning");
     }
     R << ": " << ore::NV("Reason", D.Reason) << " [rule "
       << ore::NV("Rule", D.Rule) << "]";
@@ -289,6 +410,8 @@ static void emitRemark(OptimizationRemarkEmitter &ORE, const AllocaDecision &D,
                                                AI.getParent()));
     });
     break;
+  case AllocaDecision::Rejected:
+    llvm_unreachable("a rejected allocation stops the function's planning");
   }
 }
 
@@ -307,6 +430,8 @@ static void countDecision(const AllocaDecision &D) {
   case AllocaDecision::Pinned:
     ++NumPinned;
     break;
+  case AllocaDecision::Rejected:
+    llvm_unreachable("a rejected allocation stops the function's planning");
   }
 }
 
@@ -326,7 +451,7 @@ static bool runOnFunction(Function &F, FunctionAnalysisManager &FAM) {
     countDecision(D);
     if (D.Action == AllocaDecision::Demote)
       Requests.push_back(
-          {D.Alloca, D.S.Kind == Scope::NamedPool ? D.S.Pool : std::string()});
+          {D.Alloca, D.Pool});
   }
   demoteAllocas(F, Requests, Planner.stackSaveMayMoveToArena());
   // Also in frames that moved nothing: a catch or setjmp here must free what
@@ -338,6 +463,8 @@ static bool runOnFunction(Function &F, FunctionAnalysisManager &FAM) {
 }
 
 PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  if (!checkModulePolicy(M))
+    return PreservedAnalyses::all(); // the error stops the compilation
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   bool Changed = false;
   for (Function &F : M) {

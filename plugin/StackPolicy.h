@@ -1,15 +1,27 @@
 //===- StackPolicy.h - Which allocations may stay on the stack --*- C++ -*-===//
 //
-// First cut of the target stack-alloca policy: the largest single allocation
-// allowed on the stack. Sources, lowest precedence first:
-//   1. the target-triple table (targetDefaultPolicy),
-//   2. -scope-alloc-max-stack-alloca=<bytes>,
-//   3. the function attribute "scope-alloc-max-stack-alloca"="<bytes>".
+// The target stack-alloca policy of a function, built in layers; each later
+// layer overrides the fields it sets (README: "Precedence"):
+//   1. built-in default for the target triple
+//   2. policy file (-scope-alloc-policy=<file>): the target whose triple
+//      patterns match the module's triple
+//   3. target tag (-scope-alloc-target=<tag> or module flag
+//      "scope-alloc.target"): a target of the policy file, else a built-in tag
+//   4. module flags "scope-alloc.max-stack-alloca", ".frame-budget",
+//      ".dynamic", ".pool"
+//   5. command line: -scope-alloc-max-stack-alloca, -scope-alloc-frame-budget,
+//      -scope-alloc-dynamic, -scope-alloc-pool
+//   6. function attributes "scope-alloc-max-stack-alloca",
+//      "scope-alloc-frame-budget", "scope-alloc-dynamic", "scope-alloc-pool"
+// Every field remembers which layer set it, for the remarks.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCOPEALLOC_STACKPOLICY_H
 #define SCOPEALLOC_STACKPOLICY_H
 
+#include "PolicyFile.h"
+
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <optional>
@@ -17,30 +29,60 @@
 
 namespace llvm {
 class Function;
+class Module;
 class Triple;
 } // namespace llvm
 
 namespace scopealloc {
 
 /// String function attribute that overrides the limit for one function.
-inline constexpr const char *MaxStackAllocaAttr =
-    "scope-alloc-max-stack-alloca";
+inline constexpr const char *MaxStackAllocaAttr = "scope-alloc-max-stack-alloca";
+inline constexpr const char *FrameBudgetAttr = "scope-alloc-frame-budget";
+inline constexpr const char *DynamicAttr = "scope-alloc-dynamic";
+inline constexpr const char *PoolAttr = "scope-alloc-pool";
 
 struct StackPolicy {
   /// False for targets the pass leaves alone (GPUs: no workspace runtime).
   bool Enabled = true;
   /// An allocation of at most this many bytes may stay on the stack.
   uint64_t MaxStackAlloca = 1024;
-  /// Which rule chose the limit, for remarks ("target default for ...").
+  /// Which layer chose the limit, for remarks ("target default for ...").
   std::string Source;
+  /// Most bytes the allocations kept on the stack may add up to.
+  std::optional<uint64_t> FrameBudget;
+  std::string FrameBudgetSource;
+  /// What happens to allocations whose size is only known at run time.
+  DynamicRule Dynamic = DynamicRule::Demote;
+  std::string DynamicSource;
+  /// Pool of unscoped demoted memory; empty = the default workspace pool.
+  std::string Pool;
+  std::string PoolSource;
+  /// A stack-scoped allocation that alone exceeds the budget.
+  ConflictRule StackScopeOverBudget = ConflictRule::Error;
+  std::string StackScopeOverBudgetSource;
 };
+
+/// A built-in target tag, for the README and -scope-alloc-target.
+struct BuiltinTag {
+  const char *Name;
+  PolicyFields Fields;
+  const char *Why;
+};
+llvm::ArrayRef<BuiltinTag> builtinTags();
 
 /// The built-in row of the triple table that applies to \p T.
 StackPolicy targetDefaultPolicy(const llvm::Triple &T);
 
-/// The policy in force for \p F. Reports an error and returns std::nullopt
-/// when the function attribute is malformed.
-std::optional<StackPolicy> policyForFunction(const llvm::Function &F);
+/// Checks the module-wide layers (policy file, tag, module flags, command
+/// line) and reports their errors once; false when the module must not be
+/// transformed.
+bool checkModulePolicy(const llvm::Module &M);
+
+/// The policy in force for \p F, or std::nullopt after an error (reported
+/// when \p ReportErrors; module-wide errors are reported by
+/// checkModulePolicy).
+std::optional<StackPolicy> policyForFunction(const llvm::Function &F,
+                                             bool ReportErrors = true);
 
 } // namespace scopealloc
 

@@ -1,0 +1,277 @@
+//===- PolicyFile.cpp - User-written stack-alloca policies ----------------===//
+#include "PolicyFile.h"
+#include "Scope.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/GlobPattern.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/YAMLParser.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <mutex>
+
+using namespace llvm;
+
+namespace scopealloc {
+
+std::optional<DynamicRule> parseDynamicRule(StringRef S) {
+  if (S == "keep")
+    return DynamicRule::Keep;
+  if (S == "demote")
+    return DynamicRule::Demote;
+  if (S == "reject")
+    return DynamicRule::Reject;
+  return std::nullopt;
+}
+
+StringRef spell(DynamicRule R) {
+  switch (R) {
+  case DynamicRule::Keep:
+    return "keep";
+  case DynamicRule::Demote:
+    return "demote";
+  case DynamicRule::Reject:
+    return "reject";
+  }
+  llvm_unreachable("all rules handled");
+}
+
+std::optional<ConflictRule> parseConflictRule(StringRef S) {
+  if (S == "error")
+    return ConflictRule::Error;
+  if (S == "warn")
+    return ConflictRule::Warn;
+  return std::nullopt;
+}
+
+const PolicyTarget *PolicyFile::findTarget(StringRef Name) const {
+  for (const PolicyTarget &T : Targets)
+    if (T.Name == Name)
+      return &T;
+  return nullptr;
+}
+
+const PolicyTarget *PolicyFile::matchTriple(StringRef Triple) const {
+  for (const PolicyTarget &T : Targets)
+    for (const std::string &Pattern : T.TriplePatterns)
+      if (Expected<GlobPattern> G = GlobPattern::create(Pattern)) {
+        if (G->match(Triple))
+          return &T;
+      } else {
+        consumeError(G.takeError()); // checked when the file was read
+      }
+  return nullptr;
+}
+
+namespace {
+
+/// Walks the YAML document; every problem is printed through the stream,
+/// which the SourceMgr handler collects with file, line and column.
+class PolicyReader {
+public:
+  PolicyReader(yaml::Stream &S, PolicyFile &Out) : S(S), Out(Out) {}
+  void read(yaml::Node *Root);
+  bool Failed = false;
+
+private:
+  void error(yaml::Node *N, const Twine &Msg) {
+    S.printError(N, Msg);
+    Failed = true;
+  }
+  std::optional<std::string> scalar(yaml::Node *N, StringRef Key);
+  std::optional<uint64_t> bytes(yaml::Node *N, StringRef Key);
+  void readTarget(StringRef Name, yaml::Node *N);
+  void readPools(yaml::Node *N);
+
+  yaml::Stream &S;
+  PolicyFile &Out;
+  std::vector<std::pair<std::string, yaml::Node *>> PoolUses;
+};
+
+} // namespace
+
+std::optional<std::string> PolicyReader::scalar(yaml::Node *N, StringRef Key) {
+  auto *Scalar = dyn_cast_or_null<yaml::ScalarNode>(N);
+  if (!Scalar) {
+    error(N, "'" + Key + "' must be a single value");
+    return std::nullopt;
+  }
+  SmallString<32> Storage;
+  return Scalar->getValue(Storage).str();
+}
+
+std::optional<uint64_t> PolicyReader::bytes(yaml::Node *N, StringRef Key) {
+  std::optional<std::string> Text = scalar(N, Key);
+  if (!Text)
+    return std::nullopt;
+  uint64_t Value;
+  if (StringRef(*Text).starts_with("-")) {
+    error(N, "'" + Key + "' must not be negative, found " + *Text);
+    return std::nullopt;
+  }
+  if (StringRef(*Text).getAsInteger(10, Value)) {
+    error(N, "'" + Key + "' must be a byte count, found '" + *Text + "'");
+    return std::nullopt;
+  }
+  return Value;
+}
+
+void PolicyReader::readPools(yaml::Node *N) {
+  auto *Seq = dyn_cast_or_null<yaml::SequenceNode>(N);
+  if (!Seq)
+    return error(N, "'pools' must be a list of pool names");
+  for (yaml::Node &Item : *Seq)
+    if (std::optional<std::string> Name = scalar(&Item, "pools")) {
+      if (!parseScopeSpelling("global." + *Name))
+        error(&Item, "pool name '" + *Name + "' is not a C identifier");
+      else
+        Out.Pools.push_back(*Name);
+    }
+}
+
+void PolicyReader::readTarget(StringRef Name, yaml::Node *N) {
+  auto *Map = dyn_cast_or_null<yaml::MappingNode>(N);
+  if (!Map)
+    return error(N, "target '" + Name + "' must be a mapping of policy keys");
+  PolicyTarget T;
+  T.Name = Name.str();
+  for (yaml::KeyValueNode &KV : *Map) {
+    std::optional<std::string> Key = scalar(KV.getKey(), "key");
+    if (!Key)
+      continue;
+    yaml::Node *V = KV.getValue();
+    if (*Key == "max-stack-alloca") {
+      T.Fields.MaxStackAlloca = bytes(V, *Key);
+    } else if (*Key == "frame-budget") {
+      T.Fields.FrameBudget = bytes(V, *Key);
+    } else if (*Key == "dynamic") {
+      if (std::optional<std::string> Text = scalar(V, *Key)) {
+        T.Fields.Dynamic = parseDynamicRule(*Text);
+        if (!T.Fields.Dynamic)
+          error(V, "'dynamic' must be keep, demote or reject, found '" +
+                       *Text + "'");
+      }
+    } else if (*Key == "stack-scope-over-budget") {
+      if (std::optional<std::string> Text = scalar(V, *Key)) {
+        T.Fields.StackScopeOverBudget = parseConflictRule(*Text);
+        if (!T.Fields.StackScopeOverBudget)
+          error(V, "'stack-scope-over-budget' must be error or warn, found '" +
+                       *Text + "'");
+      }
+    } else if (*Key == "pool") {
+      if (std::optional<std::string> Text = scalar(V, *Key)) {
+        T.Fields.Pool = *Text;
+        PoolUses.push_back({*Text, V});
+      }
+    } else if (*Key == "triples") {
+      auto *Seq = dyn_cast_or_null<yaml::SequenceNode>(V);
+      if (!Seq) {
+        error(V, "'triples' must be a list of triple patterns");
+        continue;
+      }
+      for (yaml::Node &Item : *Seq)
+        if (std::optional<std::string> Pattern = scalar(&Item, "triples")) {
+          if (Expected<GlobPattern> G = GlobPattern::create(*Pattern))
+            T.TriplePatterns.push_back(*Pattern);
+          else
+            error(&Item, "bad triple pattern '" + *Pattern +
+                             "': " + toString(G.takeError()));
+        }
+    } else {
+      error(KV.getKey(),
+            "unknown key '" + *Key + "' in target '" + Name +
+                "' (expected max-stack-alloca, frame-budget, dynamic, pool, "
+                "stack-scope-over-budget or triples)");
+    }
+  }
+  Out.Targets.push_back(std::move(T));
+}
+
+void PolicyReader::read(yaml::Node *Root) {
+  auto *Map = dyn_cast_or_null<yaml::MappingNode>(Root);
+  if (!Map)
+    return error(Root, "a policy file is a mapping with 'version', 'pools' "
+                       "and 'targets'");
+  StringSet<> Seen;
+  for (yaml::KeyValueNode &KV : *Map) {
+    std::optional<std::string> Key = scalar(KV.getKey(), "key");
+    if (!Key)
+      continue;
+    yaml::Node *V = KV.getValue();
+    if (*Key == "version") {
+      std::optional<uint64_t> Version = bytes(V, *Key);
+      if (Version && *Version != 1)
+        error(V, "unsupported policy file version " + Twine(*Version) +
+                     " (this ScopeAlloc reads version 1)");
+    } else if (*Key == "pools") {
+      readPools(V);
+    } else if (*Key == "targets") {
+      auto *Targets = dyn_cast_or_null<yaml::MappingNode>(V);
+      if (!Targets) {
+        error(V, "'targets' must map target names to their policies");
+        continue;
+      }
+      for (yaml::KeyValueNode &T : *Targets)
+        if (std::optional<std::string> Name = scalar(T.getKey(), "target")) {
+          if (!Seen.insert(*Name).second)
+            error(T.getKey(), "target '" + *Name + "' is defined twice");
+          readTarget(*Name, T.getValue());
+        }
+    } else {
+      error(KV.getKey(), "unknown key '" + *Key +
+                             "' (expected version, pools or targets)");
+    }
+  }
+  // Pools are checked last: 'pools' may come after the targets.
+  for (auto &[Pool, Node] : PoolUses)
+    if (Pool != DefaultPoolName && !is_contained(Out.Pools, Pool))
+      error(Node, "unknown pool '" + Pool + "' (declare it under 'pools', "
+                                            "or use 'workspace')");
+}
+
+static Expected<std::shared_ptr<const PolicyFile>> parse(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buffer)
+    return createStringError(Buffer.getError(),
+                             "cannot read policy file '" + Path +
+                                 "': " + Buffer.getError().message());
+  SourceMgr SM;
+  std::string Messages;
+  SM.setDiagHandler(
+      [](const SMDiagnostic &D, void *Context) {
+        raw_string_ostream OS(*static_cast<std::string *>(Context));
+        D.print(nullptr, OS, /*ShowColors=*/false, /*ShowKindLabel=*/false);
+      },
+      &Messages);
+  auto File = std::make_shared<PolicyFile>();
+  File->Path = Path.str();
+  yaml::Stream Stream((*Buffer)->getMemBufferRef(), SM, /*ShowColors=*/false);
+  PolicyReader Reader(Stream, *File);
+  yaml::document_iterator Doc = Stream.begin();
+  if (Doc != Stream.end())
+    if (yaml::Node *Root = Doc->getRoot())
+      Reader.read(Root);
+  if (Stream.failed() || Reader.Failed)
+    return createStringError(inconvertibleErrorCode(),
+                             StringRef(Messages).rtrim());
+  return std::shared_ptr<const PolicyFile>(std::move(File));
+}
+
+Expected<std::shared_ptr<const PolicyFile>> loadPolicyFile(StringRef Path) {
+  // clang may run the pass for many modules in one process.
+  static std::mutex Lock;
+  static StringMap<std::shared_ptr<const PolicyFile>> Cache;
+  std::lock_guard<std::mutex> Guard(Lock);
+  if (auto It = Cache.find(Path); It != Cache.end())
+    return It->second;
+  Expected<std::shared_ptr<const PolicyFile>> File = parse(Path);
+  if (File)
+    Cache[Path] = *File;
+  return File;
+}
+
+} // namespace scopealloc

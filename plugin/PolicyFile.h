@@ -1,0 +1,72 @@
+//===- PolicyFile.h - User-written stack-alloca policies --------*- C++ -*-===//
+//
+// A policy file (YAML, or JSON, which the same parser reads) names targets:
+//
+//   version: 1
+//   pools: [npu_sram]                  # named pools targets may use
+//   targets:
+//     cortex-m4-8k:
+//       triples: ["thumbv7em-*-eabi*"] # optional: applies to these triples
+//       max-stack-alloca: 128
+//       frame-budget: 1024
+//       dynamic: demote                # keep | demote | reject
+//       pool: workspace                # where unscoped demoted memory goes
+//       stack-scope-over-budget: warn  # error (default) | warn
+//
+// Every field is optional; what a target leaves out comes from the layers
+// below it. Errors name the file, line and key.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCOPEALLOC_POLICYFILE_H
+#define SCOPEALLOC_POLICYFILE_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace scopealloc {
+
+enum class DynamicRule { Keep, Demote, Reject };
+enum class ConflictRule { Error, Warn };
+
+std::optional<DynamicRule> parseDynamicRule(llvm::StringRef S);
+llvm::StringRef spell(DynamicRule R);
+std::optional<ConflictRule> parseConflictRule(llvm::StringRef S);
+
+/// The fields one layer of the policy sets; unset ones fall through.
+struct PolicyFields {
+  std::optional<uint64_t> MaxStackAlloca;
+  std::optional<uint64_t> FrameBudget;
+  std::optional<DynamicRule> Dynamic;
+  std::optional<std::string> Pool; ///< "workspace" = the default pool
+  std::optional<ConflictRule> StackScopeOverBudget;
+};
+
+struct PolicyTarget {
+  std::string Name;
+  std::vector<std::string> TriplePatterns; ///< glob patterns
+  PolicyFields Fields;
+};
+
+struct PolicyFile {
+  std::string Path;
+  std::vector<std::string> Pools;
+  std::vector<PolicyTarget> Targets;
+
+  const PolicyTarget *findTarget(llvm::StringRef Name) const;
+  /// The first target whose triple patterns match \p Triple.
+  const PolicyTarget *matchTriple(llvm::StringRef Triple) const;
+};
+
+/// Reads and checks \p Path; parsed files are cached by path. The error
+/// text is "file:line:col: message" for each problem.
+llvm::Expected<std::shared_ptr<const PolicyFile>>
+loadPolicyFile(llvm::StringRef Path);
+
+} // namespace scopealloc
+
+#endif

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ScopeAllocPass.h"
+#include "WorkspacePromotion.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -23,6 +24,24 @@ static void registerScopeAlloc(PassBuilder &PB) {
           return false;
         MPM.addPass(scopealloc::ScopeAllocPass());
         return true;
+      });
+  // Workspace calls a code generator emitted become allocas before SROA and
+  // mem2reg run (every level; harmless at -O0).
+  if (PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks())
+    PIC->addClassToPassName(scopealloc::PromoteWorkspacePass::name(),
+                            "scope-alloc-promote");
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "scope-alloc-promote")
+          return false;
+        FPM.addPass(scopealloc::PromoteWorkspacePass());
+        return true;
+      });
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(createModuleToFunctionPassAdaptor(
+            scopealloc::PromoteWorkspacePass()));
       });
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {

@@ -1,0 +1,442 @@
+//===- WorkspacePromotion.cpp - Workspace calls back to the stack ---------===//
+//
+// Promotes, per function:
+//   (a) TVM: %p = TVMBackendAllocWorkspace(1 /*kDLCPU*/, dev, N, code, bits)
+//       freed by TVMBackendFreeWorkspace(1, dev, %p) exactly once on every
+//       path to a return;
+//   (b) ours: %p = __scopealloc_alloc(N, A) after a %m = __scopealloc_mark()
+//       that dominates it, with __scopealloc_release(%m) (or a release of an
+//       earlier mark) on every path to a return;
+// to `alloca [N x i8]` in the entry block, with lifetime.start where the call
+// was and lifetime.end where the memory was released. A path on which %p was
+// found to be null (TVM's `if (p == NULL) return -1;`) needs no release.
+//
+//===----------------------------------------------------------------------===//
+#include "WorkspacePromotion.h"
+#include "Diagnostics.h"
+#include "Scope.h"
+#include "StackPolicy.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <optional>
+#include <string>
+
+#define DEBUG_TYPE "scope-alloc"
+
+using namespace llvm;
+
+namespace scopealloc {
+
+namespace {
+
+constexpr const char *TVMAlloc = "TVMBackendAllocWorkspace";
+constexpr const char *TVMFree = "TVMBackendFreeWorkspace";
+constexpr const char *ABIMark = "__scopealloc_mark";
+constexpr const char *ABIAlloc = "__scopealloc_alloc";
+constexpr const char *ABIRelease = "__scopealloc_release";
+
+/// TVM's CPU workspace (and kAllocAlignment) guarantees 64-byte alignment,
+/// which the generated code may rely on; the alloca keeps it.
+constexpr uint64_t TVMWorkspaceAlign = 64;
+/// DLDeviceType kDLCPU: only host workspaces may become host stack.
+constexpr uint64_t KDLCPU = 1;
+
+StringRef calleeName(const CallBase &CB) {
+  const Function *Callee = CB.getCalledFunction();
+  return Callee ? Callee->getName() : StringRef();
+}
+
+bool calls(const Instruction &I, StringRef Name) {
+  auto *CB = dyn_cast<CallBase>(&I);
+  return CB && calleeName(*CB) == Name;
+}
+
+struct Candidate {
+  CallInst *Alloc = nullptr;
+  bool IsTVM = false;
+  Scope S;
+  uint64_t Size = 0;
+  Align Alignment;
+  /// Where the memory is released: TVM frees of %p, or releases of marks
+  /// taken before the allocation.
+  SmallVector<CallInst *, 4> Releases;
+  std::string Reason; ///< why it is (not) promoted, for the remark
+};
+
+/// The successor index of \p T on which \p P is null, when \p T branches on
+/// `icmp eq/ne %p, null`.
+std::optional<unsigned> nullSuccessor(const Instruction *T, const Value *P) {
+  auto *Br = dyn_cast<BranchInst>(T);
+  if (!Br || !Br->isConditional())
+    return std::nullopt;
+  auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+  if (!Cmp || !Cmp->isEquality())
+    return std::nullopt;
+  Value *L = Cmp->getOperand(0)->stripPointerCasts();
+  Value *R = Cmp->getOperand(1)->stripPointerCasts();
+  if (R == P)
+    std::swap(L, R);
+  if (L != P || !isa<ConstantPointerNull>(R))
+    return std::nullopt;
+  return Cmp->getPredicate() == ICmpInst::ICMP_EQ ? 0u : 1u;
+}
+
+struct WalkOutcome {
+  bool ReachesExit = false;  ///< a path returns without meeting a stop
+  bool ReachesAgain = false; ///< a path meets Again before a stop
+  bool ReachesStop = false;  ///< some path meets a stop
+};
+
+/// Follows every path forward from just after \p Start. A path ends at the
+/// first instruction in \p Stops, at \p Again, at `unreachable`, or at a
+/// function exit; edges taken only when \p P is null are not followed.
+WalkOutcome walkFrom(Instruction *Start,
+                     const SmallPtrSetImpl<const Instruction *> &Stops,
+                     const Instruction *Again, const Value *P) {
+  WalkOutcome O;
+  SmallVector<BasicBlock *, 8> Work;
+  SmallPtrSet<BasicBlock *, 16> Seen;
+  auto Scan = [&](BasicBlock::iterator It, BasicBlock *BB) {
+    for (; It != BB->end(); ++It) {
+      if (Stops.count(&*It)) {
+        O.ReachesStop = true;
+        return;
+      }
+      if (&*It == Again) {
+        O.ReachesAgain = true;
+        return;
+      }
+    }
+    Instruction *T = BB->getTerminator();
+    if (succ_empty(BB)) {
+      if (!isa<UnreachableInst>(T))
+        O.ReachesExit = true;
+      return;
+    }
+    std::optional<unsigned> NullSucc = nullSuccessor(T, P);
+    for (unsigned I = 0, E = T->getNumSuccessors(); I != E; ++I)
+      if (!NullSucc || *NullSucc != I)
+        Work.push_back(T->getSuccessor(I));
+  };
+  Scan(std::next(Start->getIterator()), Start->getParent());
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (Seen.insert(BB).second)
+      Scan(BB->begin(), BB);
+  }
+  return O;
+}
+
+class Promoter {
+public:
+  Promoter(Function &F, const StackPolicy &Policy)
+      : F(F), Policy(Policy), DT(F) {}
+
+  /// Fills Candidates; returns false when there is none.
+  bool collect();
+  /// Decides one candidate; false with Reason set when it must stay.
+  bool check(Candidate &C);
+  void promote(Candidate &C);
+  void dropUnusedMarks();
+
+  SmallVector<Candidate, 4> Candidates;
+
+private:
+  bool checkTVM(Candidate &C);
+  bool checkABI(Candidate &C);
+  bool checkPaths(Candidate &C);
+  std::string limitText() const {
+    return "the limit " + std::to_string(Policy.MaxStackAlloca) + " bytes (" +
+           Policy.Source + ")";
+  }
+
+  Function &F;
+  const StackPolicy &Policy;
+  DominatorTree DT;
+  bool HasMustTail = false;
+};
+
+bool Promoter::collect() {
+  for (Instruction &I : instructions(F)) {
+    auto *CI = dyn_cast<CallInst>(&I);
+    if (!CI)
+      continue;
+    if (CI->isMustTailCall())
+      HasMustTail = true;
+    StringRef Name = calleeName(*CI);
+    bool IsTVM = Name == TVMAlloc && CI->arg_size() == 5;
+    bool IsABI = Name == ABIAlloc && CI->arg_size() == 2;
+    if ((!IsTVM && !IsABI) || !CI->getType()->isPointerTy())
+      continue;
+    Expected<Scope> S = readScope(*CI);
+    if (!S) {
+      // Reported (as an error) by the scope-alloc pass later on.
+      consumeError(S.takeError());
+      continue;
+    }
+    Candidate C;
+    C.Alloc = CI;
+    C.IsTVM = IsTVM;
+    C.S = std::move(*S);
+    Candidates.push_back(std::move(C));
+  }
+  return !Candidates.empty();
+}
+
+bool Promoter::check(Candidate &C) {
+  if (C.S.requiresPool()) {
+    C.Reason = "scope " + C.S.describe() + " requires pool '" +
+               C.S.poolName().str() + "'";
+    return false;
+  }
+  if (!(C.IsTVM ? checkTVM(C) : checkABI(C)))
+    return false;
+  if (C.Size > Policy.MaxStackAlloca && !C.S.requiresStack()) {
+    C.Reason =
+        std::to_string(C.Size) + " bytes exceed " + limitText();
+    return false;
+  }
+  if (HasMustTail) {
+    C.Reason = "the function makes a musttail call";
+    return false;
+  }
+  if (!checkPaths(C))
+    return false;
+  if (C.S.requiresStack())
+    C.Reason = "scope " + C.S.describe() + " requires the stack (" +
+               std::to_string(C.Size) + " bytes, " + limitText() + ")";
+  else
+    C.Reason = std::to_string(C.Size) + " bytes within " + limitText();
+  return true;
+}
+
+bool Promoter::checkTVM(Candidate &C) {
+  auto *Dev = dyn_cast<ConstantInt>(C.Alloc->getArgOperand(0));
+  if (!Dev || Dev->getZExtValue() != KDLCPU) {
+    C.Reason = "its device type is not the CPU (kDLCPU = 1)";
+    return false;
+  }
+  auto *N = dyn_cast<ConstantInt>(C.Alloc->getArgOperand(2));
+  if (!N) {
+    C.Reason = "its size is not a compile-time constant";
+    return false;
+  }
+  C.Size = N->getZExtValue();
+  C.Alignment = Align(TVMWorkspaceAlign);
+  // Its frees: TVMBackendFreeWorkspace(_, _, %p). A free that may get %p
+  // through a phi or select cannot be removed safely.
+  Value *P = C.Alloc;
+  for (Instruction &I : instructions(F)) {
+    auto *CB = dyn_cast<CallBase>(&I);
+    if (!CB || calleeName(*CB) != TVMFree || CB->arg_size() != 3)
+      continue;
+    Value *Arg = CB->getArgOperand(2);
+    if (Arg->stripPointerCasts() == P) {
+      auto *CI = dyn_cast<CallInst>(CB);
+      if (!CI) {
+        C.Reason = "it is released by an invoke";
+        return false;
+      }
+      C.Releases.push_back(CI);
+      continue;
+    }
+    SmallVector<const Value *, 4> Objects;
+    getUnderlyingObjects(Arg, Objects);
+    if (is_contained(Objects, P)) {
+      C.Reason = "it may be released through a phi or select";
+      return false;
+    }
+  }
+  if (C.Releases.empty()) {
+    C.Reason = "it is never released in this function";
+    return false;
+  }
+  return true;
+}
+
+bool Promoter::checkABI(Candidate &C) {
+  auto *N = dyn_cast<ConstantInt>(C.Alloc->getArgOperand(0));
+  if (!N) {
+    C.Reason = "its size is not a compile-time constant";
+    return false;
+  }
+  auto *A = dyn_cast<ConstantInt>(C.Alloc->getArgOperand(1));
+  if (!A || !isPowerOf2_64(A->getZExtValue())) {
+    C.Reason = "its alignment is not a constant power of two";
+    return false;
+  }
+  C.Size = N->getZExtValue();
+  C.Alignment = Align(A->getZExtValue());
+  // Releasing any mark taken before the allocation frees it.
+  for (Instruction &I : instructions(F)) {
+    auto *CI = dyn_cast<CallInst>(&I);
+    if (!CI || calleeName(*CI) != ABIRelease || CI->arg_size() != 1)
+      continue;
+    auto *Mark = dyn_cast<CallInst>(CI->getArgOperand(0));
+    if (Mark && calleeName(*Mark) == ABIMark && DT.dominates(Mark, C.Alloc))
+      C.Releases.push_back(CI);
+  }
+  if (C.Releases.empty()) {
+    C.Reason = "it is never released in this function";
+    return false;
+  }
+  return true;
+}
+
+bool Promoter::checkPaths(Candidate &C) {
+  SmallPtrSet<const Instruction *, 4> Stops(C.Releases.begin(),
+                                            C.Releases.end());
+  WalkOutcome O = walkFrom(C.Alloc, Stops, C.Alloc, C.Alloc);
+  if (O.ReachesExit) {
+    C.Reason = "it is not released on every path to a return";
+    return false;
+  }
+  if (O.ReachesAgain) {
+    C.Reason = "it is in a loop and not released in the same iteration";
+    return false;
+  }
+  // A TVM buffer freed twice on one path is a bug we should not hide.
+  // (Releasing a mark again is harmless in our ABI.)
+  if (C.IsTVM)
+    for (CallInst *R : C.Releases)
+      if (walkFrom(R, Stops, C.Alloc, C.Alloc).ReachesStop) {
+        C.Reason = "it is released more than once on a path";
+        return false;
+      }
+  return true;
+}
+
+void Promoter::promote(Candidate &C) {
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> EB(&Entry, Entry.getFirstInsertionPt());
+  AllocaInst *AI =
+      EB.CreateAlloca(ArrayType::get(EB.getInt8Ty(), C.Size), nullptr);
+  AI->setAlignment(C.Alignment);
+  AI->takeName(C.Alloc);
+  // The late scope-alloc pass sees the same scope on the buffer.
+  if (MDNode *MD = C.Alloc->getMetadata(ScopeMetadataName))
+    AI->setMetadata(ScopeMetadataName, MD);
+
+  IRBuilder<> B(C.Alloc);
+  B.CreateLifetimeStart(AI, B.getInt64(C.Size));
+  for (CallInst *R : C.Releases) {
+    IRBuilder<> RB(R);
+    RB.CreateLifetimeEnd(AI, RB.getInt64(C.Size));
+  }
+  C.Alloc->replaceAllUsesWith(AI);
+  C.Alloc->eraseFromParent();
+  if (C.IsTVM)
+    for (CallInst *R : C.Releases) {
+      // `if (TVMBackendFreeWorkspace(...) != 0) return -1;` folds away.
+      if (!R->getType()->isVoidTy())
+        R->replaceAllUsesWith(Constant::getNullValue(R->getType()));
+      R->eraseFromParent();
+    }
+}
+
+/// Marks and releases that guard nothing any more go away.
+void Promoter::dropUnusedMarks() {
+  for (Instruction &I : instructions(F))
+    if (calls(I, ABIAlloc))
+      return; // something still allocates from the default pool
+  SmallVector<CallInst *, 4> Marks;
+  for (Instruction &I : instructions(F))
+    if (calls(I, ABIMark))
+      Marks.push_back(cast<CallInst>(&I));
+  for (CallInst *Mark : Marks) {
+    if (!all_of(Mark->users(), [](const User *U) {
+          auto *CI = dyn_cast<CallInst>(U);
+          return CI && calleeName(*CI) == ABIRelease;
+        }))
+      continue;
+    SmallVector<Instruction *, 4> Releases;
+    for (User *U : Mark->users())
+      Releases.push_back(cast<Instruction>(U));
+    for (Instruction *R : Releases)
+      R->eraseFromParent();
+    Mark->eraseFromParent();
+  }
+}
+
+DiagnosticLocation remarkLocation(const CallInst &CI) {
+  if (const DebugLoc &DL = CI.getDebugLoc())
+    return DiagnosticLocation(DL);
+  return DiagnosticLocation(CI.getFunction()->getSubprogram());
+}
+
+} // namespace
+
+PreservedAnalyses PromoteWorkspacePass::run(Function &F,
+                                            FunctionAnalysisManager &AM) {
+  // Cheap test first: most functions make no workspace call.
+  bool Any = false;
+  for (Instruction &I : instructions(F))
+    if (calls(I, TVMAlloc) || calls(I, ABIAlloc)) {
+      Any = true;
+      break;
+    }
+  if (!Any)
+    return PreservedAnalyses::all();
+  std::optional<StackPolicy> Policy = policyForFunction(F);
+  if (!Policy || !Policy->Enabled)
+    return PreservedAnalyses::all();
+
+  Promoter P(F, *Policy);
+  if (!P.collect())
+    return PreservedAnalyses::all();
+  auto &ORE = AM.getResult<OptimizationRemarkEmitterAnalysis>(F);
+  // Decide everything before rewriting anything.
+  SmallVector<bool, 4> Promote;
+  for (Candidate &C : P.Candidates)
+    Promote.push_back(P.check(C));
+
+  bool Changed = false;
+  for (auto [C, Yes] : zip(P.Candidates, Promote)) {
+    std::string Name = describeValue(*C.Alloc);
+    StringRef Callee = C.IsTVM ? TVMAlloc : ABIAlloc;
+    DiagnosticLocation Loc = remarkLocation(*C.Alloc);
+    BasicBlock *BB = C.Alloc->getParent();
+    auto Describe = [&](auto R) {
+      R << "workspace call '" << ore::NV("Call", Name) << "' ("
+        << ore::NV("Callee", Callee) << ", scope "
+        << ore::NV("Scope", C.S.describe()) << ") "
+        << (Yes ? "promoted" : "not promoted") << ": "
+        << ore::NV("Reason", C.Reason);
+      return R;
+    };
+    if (Yes) {
+      ORE.emit([&] {
+        return Describe(OptimizationRemark(DEBUG_TYPE, "Promoted", Loc, BB));
+      });
+      P.promote(C);
+      Changed = true;
+    } else {
+      ORE.emit([&] {
+        return Describe(
+            OptimizationRemarkMissed(DEBUG_TYPE, "NotPromoted", Loc, BB));
+      });
+    }
+  }
+  if (!Changed)
+    return PreservedAnalyses::all();
+  P.dropUnusedMarks();
+  // `tail` promises that the callee does not touch this frame's allocas; a
+  // promoted buffer may be passed on. Tail-call elimination adds it back
+  // where it is still true.
+  for (Instruction &I : instructions(F))
+    if (auto *CI = dyn_cast<CallInst>(&I); CI && CI->isTailCall() &&
+                                           !CI->isMustTailCall())
+      CI->setTailCallKind(CallInst::TCK_None);
+  return PreservedAnalyses::none();
+}
+
+} // namespace scopealloc

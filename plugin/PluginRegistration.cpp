@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "ScopeAllocPass.h"
 #include "WorkspacePromotion.h"
+#include "SourceScopes.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -17,6 +18,23 @@ static void registerScopeAlloc(PassBuilder &PB) {
   // Lets -print-pipeline-passes print a pipeline that parses back.
   if (PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks())
     PIC->addClassToPassName(scopealloc::ScopeAllocPass::name(), "scope-alloc");
+  if (PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks())
+    PIC->addClassToPassName(scopealloc::SourceScopesPass::name(),
+                            "scope-alloc-source-scopes");
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "scope-alloc-source-scopes")
+          return false;
+        MPM.addPass(scopealloc::SourceScopesPass());
+        return true;
+      });
+  // Scopes and policies written in the source (annotate attributes) become
+  // metadata and attributes first, before SROA can split a scoped buffer.
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(scopealloc::SourceScopesPass());
+      });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {

@@ -27,7 +27,7 @@
 # commands to reproduce; the program is kept under --keep DIR.
 #
 # Options:
-#   --seeds     a range A-B, a number, or a comma-separated list (default 1-200)
+#   --seeds     a range A-B, a number, or a comma-separated list (default 1-100)
 #   --jobs      parallel seeds (default 2)
 #   --prefix    install prefix holding bin/scopealloc-clang
 #               (default $SCOPEALLOC_PREFIX, else <repo>/build/install)
@@ -42,7 +42,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
 if [ "${1:-}" != "--one" ]; then
-  seeds=1-200 jobs=2 sanitize=0
+  seeds=1-100 jobs=2 sanitize=0
   prefix=${SCOPEALLOC_PREFIX:-$root/build/install}
   keep=${TMPDIR:-/tmp}/scopealloc-fuzz-differential
   while [ $# -gt 0 ]; do

@@ -78,7 +78,8 @@ bool applyLocalScopes(Function &F) {
                         "local (automatic) variables only");
         continue;
       }
-      StringRef Spelling = Text.drop_front(StringRef(ScopeAnnotationPrefix).size());
+      StringRef Spelling =
+          Text.drop_front(StringRef(ScopeAnnotationPrefix).size());
       Expected<Scope> S = parseScopeSpelling(Spelling);
       if (!S) {
         reportError(F, II,
@@ -96,9 +97,8 @@ bool applyLocalScopes(Function &F) {
         if (!Same(It->second.S)) {
           reportError(F, II,
                       "conflicting scopes on '" + describeValue(*AI) + "': " +
-                          It->second.S.describe() + " (at " +
-                          It->second.Where + ") and " + S->describe() +
-                          " (at " + Where + ")");
+                          It->second.S.describe() + " (at " + It->second.Where +
+                          ") and " + S->describe() + " (at " + Where + ")");
           continue;
         }
       } else if (AI->getMetadata(ScopeMetadataName)) {
@@ -168,7 +168,8 @@ bool functionAnnotationToAttribute(Function &F, StringRef Text,
       if (!S)
         consumeError(S.takeError());
       return Bad("the value must be 'workspace' or a pool name (a C "
-                 "identifier), found \"" + Value + "\"");
+                 "identifier), found \"" +
+                 Value + "\"");
     }
   } else {
     return Bad(Twine("unknown setting '") + Name + "' (expected " +
@@ -209,9 +210,8 @@ bool applyFunctionAnnotations(Module &M) {
       Changed |= functionAnnotationToAttribute(*F, Text, Where, Seen[F]);
       continue;
     }
-    std::string What = Target->hasName()
-                           ? ("'" + Target->getName() + "'").str()
-                           : std::string("a global");
+    std::string What = Target->hasName() ? ("'" + Target->getName() + "'").str()
+                                         : std::string("a global");
     std::string Why =
         IsScope ? (F ? "is on function " + What +
                            "; scopes apply to local (automatic) variables, "
@@ -223,8 +223,8 @@ bool applyFunctionAnnotations(Module &M) {
                 : "is on " + What +
                       ", which is not a function; stack policies apply to "
                       "functions";
-    std::string Msg = ("annotation \"" + Text + "\" at " + Where + " ").str() +
-                      Why;
+    std::string Msg =
+        ("annotation \"" + Text + "\" at " + Where + " ").str() + Why;
     if (F)
       reportError(*F, nullptr, Msg);
     else

@@ -1,4 +1,4 @@
-//===- SourceScopes.h - Scopes and policies written in the source -*- C++ -*-===//
+//===- SourceScopes.h - Scopes and policies from the source --*- C++ -*-===//
 //
 // Turns clang's `annotate` attributes into what the scope-alloc pass reads:
 //

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers of the fuzz scripts (sourced).
 
 # expand_seeds "1-300" | "7" | "1-5,9,20-22"  ->  the seeds, space separated
@@ -11,5 +12,7 @@ expand_seeds() {
       *) out="$out $part" ;;
     esac
   done
+  IFS=' '
+  # shellcheck disable=SC2086  # word splitting joins the seeds with single spaces
   echo $out
 }

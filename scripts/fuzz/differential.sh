@@ -75,12 +75,18 @@ if [ "${1:-}" != "--one" ]; then
   start=$(date +%s)
   # shellcheck disable=SC2086
   printf '%s\n' $seed_list | xargs -P "$jobs" -n 1 bash "$0" --one
+  xrc=$?
   end=$(date +%s)
   failed=$(cat "$work"/failed-* 2>/dev/null | sort -n | uniq)
   nfail=$(echo "$failed" | grep -c . || true)
+  ndone=$(find "$work" -maxdepth 1 -name 'done-*' | wc -l)
+  if [ "$ndone" -ne "$n" ] || { [ "$xrc" -ne 0 ] && [ "$xrc" -ne 123 ]; }; then
+    echo "differential: only $ndone of $n seeds finished (xargs exit $xrc): a seed run was killed or could not start"
+    exit 1
+  fi
   echo "differential: $n seeds, $nfail failed, $((end - start)) s"
   if [ "$nfail" -gt 0 ]; then
-    echo "differential: failing seeds:" $failed
+    echo "differential: failing seeds: $(echo "$failed" | tr '\n' ' ')"
     echo "differential: programs kept in $keep"
     exit 1
   fi
@@ -89,6 +95,7 @@ fi
 
 # ---- one seed (run by xargs) -----------------------------------------------
 seed=$2
+trap 'touch "$FZ_WORK/done-$seed"' EXIT
 CC=$LLVM_BIN/clang
 SA=$FZ_PREFIX/bin/scopealloc-clang
 w=$FZ_WORK/s$seed

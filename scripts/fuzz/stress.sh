@@ -87,12 +87,18 @@ if [ "${1:-}" != "--one" ]; then
   start=$(date +%s)
   # shellcheck disable=SC2086
   printf '%s\n' $seed_list | xargs -P "$jobs" -n 1 bash "$0" --one
+  xrc=$?
   end=$(date +%s)
   failed=$(cat "$work"/failed-* 2>/dev/null | sort -n | uniq)
   nfail=$(echo "$failed" | grep -c . || true)
+  ndone=$(find "$work" -maxdepth 1 -name 'done-*' | wc -l)
+  if [ "$ndone" -ne "$n" ] || { [ "$xrc" -ne 0 ] && [ "$xrc" -ne 123 ]; }; then
+    echo "stress: only $ndone of $n seeds finished (xargs exit $xrc): a seed run was killed or could not start"
+    exit 1
+  fi
   echo "stress: $n seeds, $nfail failed, $((end - start)) s"
   if [ "$nfail" -gt 0 ]; then
-    echo "stress: failing seeds:" $failed
+    echo "stress: failing seeds: $(echo "$failed" | tr '\n' ' ')"
     echo "stress: inputs kept in $keep"
     exit 1
   fi
@@ -101,6 +107,7 @@ fi
 
 # ---- one seed (run by xargs) -----------------------------------------------
 seed=$2
+trap 'touch "$FZ_WORK/done-$seed"' EXIT
 B=$LLVM_BIN
 P=$FZ_PREFIX/lib/ScopeAlloc.so
 T=$FZ_TIMEOUT
@@ -167,7 +174,7 @@ repro_cmd() { # gen pipeline limit failed-tool
   echo "$c"
 }
 
-if ! timeout "$T" $gen_raw -o "$w/raw.ll" 2> "$w/gen.err" ||
+if ! timeout "$T" "$B/llvm-stress" -seed="$seed" -size="$size" -o "$w/raw.ll" 2> "$w/gen.err" ||
    ! timeout "$T" python3 "$mut" --seed "$seed" --combo "$limitL" \
        < "$w/raw.ll" > "$w/combo.ll" 2>> "$w/gen.err"; then
   report generate "generating the inputs failed" "$gen_combo" "$w/gen.err"

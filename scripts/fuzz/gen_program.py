@@ -26,7 +26,11 @@ with fall-through, while loops with break/continue, calls through a function
 pointer table, tail calls, memcpy/memset between buffers, compound literals,
 a variadic callee (its va_list is a local), structs by value (byval copies,
 sret returns), libc writing into local buffers (qsort, snprintf), and
-functions marked optnone (locals stay in memory at -O2). main() prints one
+functions marked optnone (locals stay in memory at -O2), goto backwards out
+of a VLA's scope, cleanup attributes (run on every way out of a scope), an
+always_inline callee with a VLA and alloca() inlined into loops, local
+buffers published through a global pointer to the callees, and a main()
+whose buffer is sometimes larger than a MiB. main() prints one
 line per round (with the fuel left) and a final checksum; its exit status
 is derived from it.
 No C++ exceptions, setjmp/longjmp or threads.
@@ -126,6 +130,8 @@ class Func:
             return "(uint32_t)(%s)" % v if field == "c" else v
         if k == 8 and scalars:
             return r.choice(scalars)
+        if k == 9:
+            return "cur_buf[(%s) %% cur_len]" % self.small_expr()
         return "acc"
 
     def small_leaf(self):
@@ -191,7 +197,8 @@ class Func:
             ("ret", 2 if depth > 0 else 1), ("memcpy", 2), ("aligncheck", 2),
             ("block", 2 if depth < 3 else 0), ("pass", 3),
             ("varargs", 2), ("byval", 2), ("literal", 2), ("qsort", 1),
-            ("snprintf", 1),
+            ("snprintf", 1), ("gptr", 2), ("retry", 2 if depth < 3 else 0),
+            ("guard", 2), ("inline", 2),
         ]
         total = sum(w for _, w in choices)
         pick = r.randrange(total)
@@ -474,6 +481,48 @@ class Func:
                   (t, t, self.expr(1), self.expr(1), self.small_expr()))
         self.emit("acc = mix(acc, hash_str(%s));" % t)
 
+    def s_gptr(self, depth):
+        # publish a local buffer through a global pointer for the callees
+        arrs = self.u32_arrays()
+        if not arrs:
+            return self.s_call(depth)
+        a = self.r.choice(arrs)
+        p, n, t = self.fresh("svp"), self.fresh("svn"), self.fresh("t")
+        self.emit("uint32_t *%s = cur_buf, %s = cur_len;" % (p, n))
+        self.emit("cur_buf = %s; cur_len = %s;" % (a.name, a.length))
+        self.emit("uint32_t %s = %s(%s);" % (t, self.callee(), self.call_args()))
+        self.emit("cur_buf = %s; cur_len = %s;" % (p, n))
+        self.emit("acc = mix(acc, %s);" % t)
+
+    def s_retry(self, depth):
+        # goto backwards out of a VLA's scope (its memory is released)
+        r = self.r
+        g, label = self.fresh("g"), self.fresh("retry")
+        self.emit("uint32_t %s = 0;" % g)
+        self.emit("%s:" % label)
+        self.emit("{")
+        self.ind += 1
+        self.push()
+        self.s_vla(depth + 1)
+        self.block(r.randrange(0, 3), depth + 1)
+        self.emit("if (%s++ < %du && (%s)) goto %s;" %
+                  (g, r.randrange(1, 5), self.cond(), label))
+        self.pop()
+        self.ind -= 1
+        self.emit("}")
+
+    def s_guard(self, depth):
+        # a cleanup attribute runs on every way out of the scope
+        g = self.fresh("guard")
+        self.emit("struct Guard %s __attribute__((cleanup(guard_done))) = make_guard(%s);"
+                  % (g, self.expr(1)))
+        self.emit("%s.v[(%s) & 7u] ^= %s;" % (g, self.small_expr(), self.expr(1)))
+
+
+    def s_inline(self, depth):
+        # always_inline callee with a VLA and alloca(): inlined into loops
+        self.emit("acc = mix(acc, inl_vla(%s, acc));" % self.expr(1))
+
     # -- whole function -----------------------------------------------------
     def generate(self):
         r = self.r
@@ -561,6 +610,30 @@ class Gen:
         out.append("  while (*p) h = h * 33u + (uint32_t)(unsigned char)*p++;")
         out.append("  return h;")
         out.append("}")
+        out.append("static uint32_t gsink;")
+        out.append("static uint32_t gdefault[16] = {1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 987, 1597};")
+        out.append("static uint32_t *cur_buf = gdefault;")
+        out.append("static uint32_t cur_len = 16u;")
+        out.append("struct Guard { uint32_t v[8]; uint32_t tag; };")
+        out.append("static struct Guard make_guard(uint32_t t) {")
+        out.append("  struct Guard g;")
+        out.append("  for (uint32_t i = 0; i < 8u; i++) g.v[i] = t + i;")
+        out.append("  g.tag = t;")
+        out.append("  return g;")
+        out.append("}")
+        out.append("static void guard_done(struct Guard *g) {")
+        out.append("  gsink = mix(gsink, g->tag ^ g->v[g->tag & 7u]);")
+        out.append("}")
+        out.append("static inline __attribute__((always_inline)) uint32_t inl_vla(uint32_t n, uint32_t v) {")
+        out.append("  uint32_t m = n % 61u + 1u, k = n % 13u + 1u;")
+        out.append("  uint32_t t[m];")
+        out.append("  uint32_t *q = (uint32_t *)alloca(k * sizeof(uint32_t));")
+        out.append("  for (uint32_t i = 0; i < m; i++) t[i] = v ^ i;")
+        out.append("  for (uint32_t i = 0; i < k; i++) q[i] = t[i % m] + i;")
+        out.append("  uint32_t h = v;")
+        out.append("  for (uint32_t i = 0; i < k; i++) h = mix(h, q[i]);")
+        out.append("  return mix(h, t[m - 1u]);")
+        out.append("}")
         out.append("static uint32_t scramble(uint32_t *p, uint32_t n, uint32_t v) {")
         out.append("  uint32_t h = v;")
         out.append("  for (uint32_t i = 0; i < n; i++) { h = mix(h, p[i]); p[i] ^= h & 0xffu; }")
@@ -580,18 +653,21 @@ class Gen:
         out.append("int main(void) {")
         out.append("  struct S s0;")
         out.append("  s_init(&s0, %du);" % r.getrandbits(32))
-        out.append("  _Alignas(16) uint32_t top[64];")
-        out.append("  for (uint32_t i = 0; i < 64u; i++) top[i] = i * 2654435761u;")
+        ntop = r.choice([64, 64, 1000, 300000])
+        out.append("  _Alignas(16) uint32_t top[%d];" % ntop)
+        out.append("  for (uint32_t i = 0; i < %du; i++) top[i] = i * 2654435761u;" % ntop)
         out.append("  uint32_t total = 0;")
         out.append("  for (uint32_t round = 0; round < %du; round++) {" % rounds)
         out.append("    fuel = %du;" % fuel)
-        out.append("    uint32_t v = f0(&s0, top, 64u, round * 0x9e3779b9u + %du, %du);"
+        out.append("    uint32_t v = f0(&s0, top, %du, round * 0x9e3779b9u + %%du, %%du);" % ntop
                    % (r.getrandbits(32), depth))
         out.append("    printf(\"round %u: %08x fuel %u\\n\", round, v, fuel);")
         out.append("    total = mix(total, v);")
         out.append("  }")
         out.append("  total = mix(total, s_sum(&s0));")
-        out.append("  for (uint32_t i = 0; i < 64u; i++) total = mix(total, top[i]);")
+        out.append("  for (uint32_t i = 0; i < %du; i++) total = mix(total, top[i]);" % ntop)
+        out.append("  printf(\"sink %08x\\n\", gsink);")
+        out.append("  total = mix(total, gsink);")
         out.append("  printf(\"checksum %08x\\n\", total);")
         out.append("  return (int)(total % 8u);")
         out.append("}")

@@ -386,7 +386,9 @@ PreservedAnalyses PromoteWorkspacePass::run(Function &F,
     }
   if (!Any)
     return PreservedAnalyses::all();
-  std::optional<StackPolicy> Policy = policyForFunction(F);
+  // The scope-alloc pass reports policy errors; this pass just skips.
+  std::optional<StackPolicy> Policy =
+      policyForFunction(F, /*ReportErrors=*/false);
   if (!Policy || !Policy->Enabled)
     return PreservedAnalyses::all();
 

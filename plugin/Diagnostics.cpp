@@ -57,7 +57,8 @@ void reportWarning(const Function &F, const Instruction *I, const Twine &Msg) {
 }
 
 void reportModuleError(const Module &M, const Twine &Msg) {
-  M.getContext().diagnose(ScopeAllocDiagnostic(DS_Error, nullptr, nullptr, Msg));
+  M.getContext().diagnose(
+      ScopeAllocDiagnostic(DS_Error, nullptr, nullptr, Msg));
 }
 
 SourceVariable findSourceVariable(const AllocaInst &AI) {

@@ -1,69 +1,65 @@
 //===- PluginRegistration.cpp - Entry point of ScopeAlloc.so --------------===//
 //
-// Makes `-passes=scope-alloc` parse in opt, and adds the pass at the end of
-// clang's optimisation pipeline at every level (after inlining, SROA and
-// mem2reg, so only buffers that really live in memory are considered).
+// Three passes, in pipeline order:
+//   scope-alloc-source-scopes  annotate("scope:...") and function policies
+//                              from the source become metadata/attributes
+//   scope-alloc-promote        small workspace calls become allocas
+//   scope-alloc                the placement decision and the demotion
+// The first two run at the pipeline start (before SROA can split a scoped
+// buffer, and so that SROA/mem2reg see promoted buffers); scope-alloc runs
+// at the end of the optimisation pipeline at every level, so that only
+// buffers that really live in memory are considered.
 //
 //===----------------------------------------------------------------------===//
 #include "ScopeAllocPass.h"
-#include "WorkspacePromotion.h"
 #include "SourceScopes.h"
+#include "WorkspacePromotion.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
 
 using namespace llvm;
+using namespace scopealloc;
 
 static void registerScopeAlloc(PassBuilder &PB) {
   // Lets -print-pipeline-passes print a pipeline that parses back.
-  if (PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks())
-    PIC->addClassToPassName(scopealloc::ScopeAllocPass::name(), "scope-alloc");
-  if (PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks())
-    PIC->addClassToPassName(scopealloc::SourceScopesPass::name(),
+  if (PassInstrumentationCallbacks *PIC =
+          PB.getPassInstrumentationCallbacks()) {
+    PIC->addClassToPassName(SourceScopesPass::name(),
                             "scope-alloc-source-scopes");
-  PB.registerPipelineParsingCallback(
-      [](StringRef Name, ModulePassManager &MPM,
-         ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name != "scope-alloc-source-scopes")
-          return false;
-        MPM.addPass(scopealloc::SourceScopesPass());
-        return true;
-      });
-  // Scopes and policies written in the source (annotate attributes) become
-  // metadata and attributes first, before SROA can split a scoped buffer.
-  PB.registerPipelineStartEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(scopealloc::SourceScopesPass());
-      });
-  PB.registerPipelineParsingCallback(
-      [](StringRef Name, ModulePassManager &MPM,
-         ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name != "scope-alloc")
-          return false;
-        MPM.addPass(scopealloc::ScopeAllocPass());
-        return true;
-      });
-  // Workspace calls a code generator emitted become allocas before SROA and
-  // mem2reg run (every level; harmless at -O0).
-  if (PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks())
-    PIC->addClassToPassName(scopealloc::PromoteWorkspacePass::name(),
+    PIC->addClassToPassName(PromoteWorkspacePass::name(),
                             "scope-alloc-promote");
+    PIC->addClassToPassName(ScopeAllocPass::name(), "scope-alloc");
+  }
+
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "scope-alloc-source-scopes")
+          MPM.addPass(SourceScopesPass());
+        else if (Name == "scope-alloc")
+          MPM.addPass(ScopeAllocPass());
+        else
+          return false;
+        return true;
+      });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, FunctionPassManager &FPM,
          ArrayRef<PassBuilder::PipelineElement>) {
         if (Name != "scope-alloc-promote")
           return false;
-        FPM.addPass(scopealloc::PromoteWorkspacePass());
+        FPM.addPass(PromoteWorkspacePass());
         return true;
       });
+
   PB.registerPipelineStartEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(createModuleToFunctionPassAdaptor(
-            scopealloc::PromoteWorkspacePass()));
+        MPM.addPass(SourceScopesPass());
+        MPM.addPass(createModuleToFunctionPassAdaptor(PromoteWorkspacePass()));
       });
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(scopealloc::ScopeAllocPass());
+        MPM.addPass(ScopeAllocPass());
       });
 }
 

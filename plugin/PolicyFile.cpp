@@ -151,8 +151,8 @@ void PolicyReader::readTarget(StringRef Name, yaml::Node *N) {
       if (std::optional<std::string> Text = scalar(V, *Key)) {
         T.Fields.Dynamic = parseDynamicRule(*Text);
         if (!T.Fields.Dynamic)
-          error(V, "'dynamic' must be keep, demote or reject, found '" +
-                       *Text + "'");
+          error(V, "'dynamic' must be keep, demote or reject, found '" + *Text +
+                       "'");
       }
     } else if (*Key == "stack-scope-over-budget") {
       if (std::optional<std::string> Text = scalar(V, *Key)) {
@@ -221,15 +221,16 @@ void PolicyReader::read(yaml::Node *Root) {
           readTarget(*Name, T.getValue());
         }
     } else {
-      error(KV.getKey(), "unknown key '" + *Key +
-                             "' (expected version, pools or targets)");
+      error(KV.getKey(),
+            "unknown key '" + *Key + "' (expected version, pools or targets)");
     }
   }
   // Pools are checked last: 'pools' may come after the targets.
   for (auto &[Pool, Node] : PoolUses)
     if (Pool != DefaultPoolName && !is_contained(Out.Pools, Pool))
-      error(Node, "unknown pool '" + Pool + "' (declare it under 'pools', "
-                                            "or use 'workspace')");
+      error(Node, "unknown pool '" + Pool +
+                      "' (declare it under 'pools', "
+                      "or use 'workspace')");
 }
 
 static Expected<std::shared_ptr<const PolicyFile>> parse(StringRef Path) {

@@ -223,8 +223,8 @@ void FunctionPlanner::decide(AllocaDecision &D) {
   }
   if (*D.Size > Policy.MaxStackAlloca) {
     D.Rule = "over-limit";
-    D.Reason = std::to_string(*D.Size) + " bytes exceed the " + limitText() +
-               PoolNote;
+    D.Reason =
+        std::to_string(*D.Size) + " bytes exceed the " + limitText() + PoolNote;
   } else {
     D.Action = AllocaDecision::Keep;
     D.Rule = "within-limit";
@@ -275,10 +275,11 @@ bool FunctionPlanner::applyFrameBudget() {
     }
     Used += *D.Size;
     if (D.S.requiresStack() && *D.Size > Budget) {
-      std::string Msg = "'" + describeValue(*D.Alloca) + "' (" +
-                        std::to_string(*D.Size) + " bytes) must stay on the "
-                        "stack because of scope " + D.S.describe() +
-                        ", but alone exceeds the " + BudgetText;
+      std::string Msg =
+          "'" + describeValue(*D.Alloca) + "' (" + std::to_string(*D.Size) +
+          " bytes) must stay on the "
+          "stack because of scope " +
+          D.S.describe() + ", but alone exceeds the " + BudgetText;
       if (Policy.StackScopeOverBudget == ConflictRule::Warn) {
         reportWarning(F, D.Alloca, Msg);
       } else {
@@ -450,8 +451,7 @@ static bool runOnFunction(Function &F, FunctionAnalysisManager &FAM) {
     emitRemark(ORE, D, *Policy);
     countDecision(D);
     if (D.Action == AllocaDecision::Demote)
-      Requests.push_back(
-          {D.Alloca, D.Pool});
+      Requests.push_back({D.Alloca, D.Pool});
   }
   demoteAllocas(F, Requests, Planner.stackSaveMayMoveToArena());
   // Also in frames that moved nothing: a catch or setjmp here must free what

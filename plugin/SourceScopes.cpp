@@ -2,6 +2,7 @@
 #include "SourceScopes.h"
 #include "Diagnostics.h"
 #include "Scope.h"
+#include "StackPolicy.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
@@ -20,13 +21,6 @@ using namespace llvm;
 namespace scopealloc {
 
 namespace {
-
-// Function attributes the policy reads (StackPolicy.h), spelled here so that
-// this file does not depend on which of them StackPolicy.h declares yet.
-constexpr const char *MaxStackAllocaName = "scope-alloc-max-stack-alloca";
-constexpr const char *FrameBudgetName = "scope-alloc-frame-budget";
-constexpr const char *DynamicName = "scope-alloc-dynamic";
-constexpr const char *PoolName = "scope-alloc-pool";
 
 /// The string an annotation operand points to, or "" when it is not one.
 StringRef annotationString(const Value *V) {
@@ -153,16 +147,16 @@ bool functionAnnotationToAttribute(Function &F, StringRef Text,
   };
   if (!Text.contains('='))
     return Bad("expected \"" + Name + "=<value>\"");
-  if (Name == MaxStackAllocaName || Name == FrameBudgetName) {
+  if (Name == MaxStackAllocaAttr || Name == FrameBudgetAttr) {
     uint64_t Bytes;
     if (Value.getAsInteger(10, Bytes))
       return Bad("the value must be a byte count (a decimal number), found \"" +
                  Value + "\"");
-  } else if (Name == DynamicName) {
+  } else if (Name == DynamicAttr) {
     if (Value != "keep" && Value != "demote" && Value != "reject")
       return Bad("the value must be keep, demote or reject, found \"" + Value +
                  "\"");
-  } else if (Name == PoolName) {
+  } else if (Name == PoolAttr) {
     Expected<Scope> S = parseScopeSpelling(("global." + Value).str());
     if (!S || !S->requiresPool()) {
       if (!S)
@@ -173,8 +167,8 @@ bool functionAnnotationToAttribute(Function &F, StringRef Text,
     }
   } else {
     return Bad(Twine("unknown setting '") + Name + "' (expected " +
-               MaxStackAllocaName + ", " + FrameBudgetName + ", " +
-               DynamicName + " or " + PoolName + ")");
+               MaxStackAllocaAttr + ", " + FrameBudgetAttr + ", " +
+               DynamicAttr + " or " + PoolAttr + ")");
   }
   auto [It, New] = Seen.try_emplace(Name, Value.str());
   if (!New && It->second != Value)

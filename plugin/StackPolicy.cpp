@@ -43,13 +43,15 @@ namespace scopealloc {
 
 ArrayRef<BuiltinTag> builtinTags() {
   static const BuiltinTag Tags[] = {
-      {"hosted", {1024, std::nullopt, DynamicRule::Demote, std::nullopt,
-                  std::nullopt},
+      {"hosted",
+       {1024, std::nullopt, DynamicRule::Demote, std::nullopt, std::nullopt},
        "desktop and server CPUs: MiB-sized stacks, the customary 1024-byte "
        "limit"},
-      {"cortex-m", {256, 2048, DynamicRule::Demote, std::nullopt, std::nullopt},
+      {"cortex-m",
+       {256, 2048, DynamicRule::Demote, std::nullopt, std::nullopt},
        "Cortex-M class microcontrollers: a few KiB of stack for everything"},
-      {"npu-mcu", {0, 0, DynamicRule::Demote, std::nullopt, std::nullopt},
+      {"npu-mcu",
+       {0, 0, DynamicRule::Demote, std::nullopt, std::nullopt},
        "microcontrollers whose NPU cannot reach the stack (Arm Ethos-U): "
        "every buffer in memory comes from a pool"},
   };
@@ -118,8 +120,8 @@ static void apply(StackPolicy &P, const PolicyFields &Layer,
 
 static bool isPoolName(StringRef Name) {
   return Name == DefaultPoolName ||
-         static_cast<bool>(
-             llvm::expectedToOptional(parseScopeSpelling(("global." + Name).str())));
+         static_cast<bool>(llvm::expectedToOptional(
+             parseScopeSpelling(("global." + Name).str())));
 }
 
 namespace {
@@ -145,8 +147,9 @@ struct TextLayer {
   }
   void pool(StringRef What, StringRef Text) {
     if (!isPoolName(Text))
-      Error = (What + " must be 'workspace' or a pool name (a C identifier), "
-                      "found \"" +
+      Error = (What +
+               " must be 'workspace' or a pool name (a C identifier), "
+               "found \"" +
                Text + "\"")
                   .str();
     else
@@ -170,8 +173,8 @@ static TextLayer moduleFlagLayer(const Module &M) {
       return;
     auto *CI = mdconst::dyn_extract_or_null<ConstantInt>(MD);
     if (!CI || CI->isNegative())
-      L.Error = ("module flag \"" + Key + "\" must be a non-negative integer")
-                    .str();
+      L.Error =
+          ("module flag \"" + Key + "\" must be a non-negative integer").str();
     else
       Out = CI->getZExtValue();
   };
@@ -264,8 +267,9 @@ static ModuleLayers moduleLayers(const Module &M) {
       apply(R.Base, PT->Fields,
             "target '" + Tag + "' of policy file " + File->Path + " (" +
                 TagOrigin + ")");
-    } else if (auto It = find_if(builtinTags(),
-                                 [&](const BuiltinTag &B) { return Tag == B.Name; });
+    } else if (auto It =
+                   find_if(builtinTags(),
+                           [&](const BuiltinTag &B) { return Tag == B.Name; });
                It != builtinTags().end()) {
       apply(R.Base, It->Fields,
             "built-in target tag '" + Tag + "' (" + TagOrigin + ")");

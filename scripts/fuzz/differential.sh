@@ -72,25 +72,8 @@ if [ "${1:-}" != "--one" ]; then
          FZ_RUN_TIMEOUT=${FUZZ_RUN_TIMEOUT:-10}
   n=$(echo "$seed_list" | wc -w)
   echo "differential: $n seeds ($seeds), $jobs jobs, wrapper $prefix/bin/scopealloc-clang"
-  start=$(date +%s)
-  # shellcheck disable=SC2086
-  printf '%s\n' $seed_list | xargs -P "$jobs" -n 1 bash "$0" --one
-  xrc=$?
-  end=$(date +%s)
-  failed=$(cat "$work"/failed-* 2>/dev/null | sort -n | uniq)
-  nfail=$(echo "$failed" | grep -c . || true)
-  ndone=$(find "$work" -maxdepth 1 -name 'done-*' | wc -l)
-  if [ "$ndone" -ne "$n" ] || { [ "$xrc" -ne 0 ] && [ "$xrc" -ne 123 ]; }; then
-    echo "differential: only $ndone of $n seeds finished (xargs exit $xrc): a seed run was killed or could not start"
-    exit 1
-  fi
-  echo "differential: $n seeds, $nfail failed, $((end - start)) s"
-  if [ "$nfail" -gt 0 ]; then
-    echo "differential: failing seeds: $(echo "$failed" | tr '\n' ' ')"
-    echo "differential: programs kept in $keep"
-    exit 1
-  fi
-  exit 0
+  fz_run_seeds differential "$0" "$seed_list" "$seeds" "$jobs" "programs kept in $keep"
+  exit $?
 fi
 
 # ---- one seed (run by xargs) -----------------------------------------------

@@ -84,25 +84,8 @@ if [ "${1:-}" != "--one" ]; then
          FZ_TIMEOUT=${FUZZ_TIMEOUT:-120}
   n=$(echo "$seed_list" | wc -w)
   echo "stress: $n seeds ($seeds), $jobs jobs, plugin $prefix/lib/ScopeAlloc.so"
-  start=$(date +%s)
-  # shellcheck disable=SC2086
-  printf '%s\n' $seed_list | xargs -P "$jobs" -n 1 bash "$0" --one
-  xrc=$?
-  end=$(date +%s)
-  failed=$(cat "$work"/failed-* 2>/dev/null | sort -n | uniq)
-  nfail=$(echo "$failed" | grep -c . || true)
-  ndone=$(find "$work" -maxdepth 1 -name 'done-*' | wc -l)
-  if [ "$ndone" -ne "$n" ] || { [ "$xrc" -ne 0 ] && [ "$xrc" -ne 123 ]; }; then
-    echo "stress: only $ndone of $n seeds finished (xargs exit $xrc): a seed run was killed or could not start"
-    exit 1
-  fi
-  echo "stress: $n seeds, $nfail failed, $((end - start)) s"
-  if [ "$nfail" -gt 0 ]; then
-    echo "stress: failing seeds: $(echo "$failed" | tr '\n' ' ')"
-    echo "stress: inputs kept in $keep"
-    exit 1
-  fi
-  exit 0
+  fz_run_seeds stress "$0" "$seed_list" "$seeds" "$jobs" "inputs kept in $keep"
+  exit $?
 fi
 
 # ---- one seed (run by xargs) -----------------------------------------------

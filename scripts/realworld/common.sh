@@ -246,3 +246,18 @@ rw_build_and_check_all() { # PROGRAM BASE
     fi
   done
 }
+
+# Compresses INPUT with "TOOL LEVEL" into out<LEVEL>.<EXT>, decompresses it
+# with "TOOL -d", and requires the original back; other builds must also
+# produce the same compressed bytes as the plain clang build in BASE/plain.
+rw_round_trip() { # TOOL LEVEL EXT INPUT LOG BUILD BASE
+  local tool=$1 level=$2 ext=$3 input=$4 log=$5 build=$6 base=$7
+  local name packed=out$2.$3
+  name=$(basename "$tool")
+  "$tool" "$level" < "$input" > "$packed" 2>> "$log" || { rw_log "$name $level failed"; return 1; }
+  "$tool" -d < "$packed" > "out$level" 2>> "$log" || { rw_log "$name -d ($level) failed"; return 1; }
+  rw_same "$name $level round trip" "$input" "out$level" || return 1
+  if [ "$build" != plain ]; then
+    rw_same "$name $level output (vs plain clang)" "$base/plain/$packed" "$packed" || return 1
+  fi
+}

@@ -44,12 +44,7 @@ check_zlib() { # BUILD DIR
       *) rw_run "$log" ./infcover || exit 1 ;;
     esac
     for level in -1 -6 -9 -h -r; do
-      ./minigzip "$level" < "$input" > "out$level.gz" 2>> "$log" || { rw_log "minigzip $level failed"; exit 1; }
-      ./minigzip -d < "out$level.gz" > "out$level" 2>> "$log" || { rw_log "minigzip -d ($level) failed"; exit 1; }
-      rw_same "minigzip $level round trip" "$input" "out$level" || exit 1
-      if [ "$build" != plain ]; then
-        rw_same "minigzip $level output (vs plain clang)" "$base/plain/out$level.gz" "out$level.gz" || exit 1
-      fi
+      rw_round_trip ./minigzip "$level" gz "$input" "$log" "$build" "$base" || exit 1
     done
     if [ "$build" != plain ]; then rw_need_allocs "$log" || exit 1; fi
   )

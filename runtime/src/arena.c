@@ -24,7 +24,7 @@ void sa_fail(scopealloc_pool *pool, const char *name, const char *reason,
   f.requested = size;
   f.alignment = align ? align : 1;
   f.available = (size_t)(pool->reserve_end - pool->cur);
-  f.peak = pool->peak;
+  f.peak = sa_peak(pool);
   f.capacity = (size_t)(pool->reserve_end - pool->base);
   f.mark = mark;
   pool->failures++;

@@ -81,9 +81,8 @@ static inline int sa_bump(scopealloc_pool *pool, size_t size, size_t align,
     return 0;
   char *p = (char *)(cur + pad);
   pool->cur = p + size;
-  size_t used = (size_t)(pool->cur - pool->base);
-  if (used > pool->peak)
-    pool->peak = used;
+  if (pool->cur > pool->high)
+    pool->high = pool->cur;
   pool->allocs++;
   if (SA_UNLIKELY(__asan_unpoison_memory_region != 0))
     sa_asan_alloc((const void *)cur, pad, p, size);
@@ -101,6 +100,11 @@ static inline int sa_release(scopealloc_pool *pool, void *mark) {
     sa_asan_release(mark, cur - (uintptr_t)mark);
   pool->cur = (char *)mark;
   return 1;
+}
+
+/* Most bytes the pool has held at once. */
+static inline size_t sa_peak(const scopealloc_pool *pool) {
+  return pool->high ? (size_t)(pool->high - pool->base) : 0;
 }
 
 /* Fills a failure for `pool`, counts it and calls the handler; never returns. */

@@ -20,7 +20,7 @@ extern scopealloc_pool *const __stop_scopealloc_pools[]
 void scopealloc_pool_stats(const scopealloc_pool *pool, scopealloc_stats *out) {
   out->name = pool->name;
   out->current = (size_t)(pool->cur - pool->base);
-  out->peak = pool->peak;
+  out->peak = sa_peak(pool);
   out->capacity = (size_t)(pool->reserve_end - pool->base);
   out->allocs = pool->allocs;
   out->failures = pool->failures;

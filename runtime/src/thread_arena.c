@@ -53,8 +53,8 @@ static void sa_thread_arena_destroy(void *arg) {
   sa_live_threads--;
   sa_exited_allocs += pool->allocs;
   sa_exited_failures += pool->failures;
-  if (pool->peak > sa_exited_peak)
-    sa_exited_peak = pool->peak;
+  if (sa_peak(pool) > sa_exited_peak)
+    sa_exited_peak = sa_peak(pool);
   pthread_mutex_unlock(&sa_lock);
   /* ASan keeps shadow state for unmapped ranges; leave it clean for reuse. */
   sa_unpoison(pool->base, (size_t)(pool->limit - pool->base));
@@ -76,8 +76,8 @@ static void sa_atfork_child(void) {
       continue;
     sa_exited_allocs += p->allocs;
     sa_exited_failures += p->failures;
-    if (p->peak > sa_exited_peak)
-      sa_exited_peak = p->peak;
+    if (sa_peak(p) > sa_exited_peak)
+      sa_exited_peak = sa_peak(p);
   }
   sa_live = self->base ? self : NULL;
   self->next_thread_pool = NULL;
@@ -159,7 +159,7 @@ static SA_COLD void sa_thread_arena_create(size_t size, size_t align) {
     sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_NO_MEMORY, size, align, 0);
   }
   sa_poison(base, commit);
-  pool->base = pool->cur = base;
+  pool->base = pool->cur = pool->high = base;
   pool->limit = base + commit;
   pool->reserve_end = base + reserve;
   pool->name = SA_POOL_NAME;
@@ -264,7 +264,7 @@ void scopealloc_thread_stats(scopealloc_stats *out) {
   const scopealloc_pool *pool = &__scopealloc_tls_pool;
   out->name = SA_POOL_NAME;
   out->current = (size_t)(pool->cur - pool->base);
-  out->peak = pool->peak;
+  out->peak = sa_peak(pool);
   out->capacity = (size_t)(pool->reserve_end - pool->base);
   out->allocs = pool->allocs;
   out->failures = pool->failures;
@@ -283,8 +283,8 @@ void sa_process_totals_get(sa_process_totals *out) {
   s->failures = sa_exited_failures;
   for (const volatile scopealloc_pool *p = sa_live; p; p = p->next_thread_pool) {
     s->current += (size_t)(p->cur - p->base);
-    if (p->peak > s->peak)
-      s->peak = p->peak;
+    if (sa_peak((const scopealloc_pool *)p) > s->peak)
+      s->peak = sa_peak((const scopealloc_pool *)p);
     s->allocs += p->allocs;
     s->failures += p->failures;
   }

@@ -30,18 +30,19 @@ extern "C" {
 #define SCOPEALLOC_EXTERN_C
 #endif
 
-#define SCOPEALLOC_ABI_VERSION 1
+#define SCOPEALLOC_ABI_VERSION 2
 
-/* One LIFO arena. The layout is ABI: the compiler's inline fast path reads
- * `cur` at offset 0 and `limit` at offset sizeof(void *). */
+/* One LIFO arena. The first three fields and `allocs` are ABI: the
+ * compiler's inline fast path bumps `cur` below `limit` and keeps `high` and
+ * `allocs` up to date itself, so statistics stay exact without a call. */
 typedef struct scopealloc_pool {
-  char *cur;         /* next free byte */
+  char *cur;         /* next free byte (NULL: the thread has no arena yet) */
   char *limit;       /* end of usable memory; the slow path may raise it */
+  char *high;        /* highest `cur` seen: peak use is high - base */
   char *base;        /* first byte of the arena */
   char *reserve_end; /* how far `limit` may grow (== limit for fixed pools) */
   const char *name;
-  size_t peak;       /* highest (cur - base) seen */
-  uint64_t allocs;   /* successful allocations */
+  uint64_t allocs;   /* successful allocations (a fast-path frame is one) */
   uint64_t failures; /* requests that could not be served */
   const void *owner; /* thread using a non-empty named pool (0 = none) */
   struct scopealloc_pool *next_thread_pool; /* runtime-private list */
@@ -55,15 +56,20 @@ typedef struct scopealloc_pool {
  * thread exits.
  *
  * __scopealloc_mark creates the thread's arena if needed, so a mark is always
- * a real position inside it and releasing is a single store of `cur` (an
- * inline fast path may do exactly that, bypassing statistics and ASan
- * poisoning). Release also accepts NULL as "empty". */
+ * a real position inside it and releasing is a single store of `cur` (the
+ * inline fast path does exactly that, bypassing ASan poisoning and Valgrind
+ * client requests, which is why the pass keeps the calls in functions built
+ * with a sanitizer). Release also accepts NULL as "empty". */
 void *__scopealloc_mark(void);
 void *__scopealloc_alloc(size_t size, size_t align);
 void __scopealloc_release(void *mark);
 
-/* The calling thread's default pool, for an inline fast path: `cur` is NULL
- * until __scopealloc_mark or __scopealloc_alloc has created the arena. */
+/* The calling thread's default pool, for the inline fast path: `cur` and
+ * `limit` are NULL until __scopealloc_mark or __scopealloc_alloc has created
+ * the arena (and again after the thread's arena was returned at its exit), so
+ * the fast path's single room check (size + padding <= limit - cur) also
+ * sends a thread's first frame to the slow path. The slow path is
+ * __scopealloc_mark then __scopealloc_alloc. */
 #if !defined(__STDC_HOSTED__) || __STDC_HOSTED__
 extern __thread scopealloc_pool __scopealloc_tls_pool;
 #endif
@@ -91,8 +97,8 @@ void __scopealloc_pool_release(scopealloc_pool *pool, void *mark);
   SCOPEALLOC_EXTERN_C scopealloc_pool __scopealloc_pool_##NAME;                \
   scopealloc_pool __scopealloc_pool_##NAME = {                                 \
       (char *)(BUFFER),          (char *)(BUFFER) + (SIZE),                    \
-      (char *)(BUFFER),          (char *)(BUFFER) + (SIZE),                    \
-      #NAME, 0, 0, 0, 0, 0};                                                   \
+      (char *)(BUFFER),          (char *)(BUFFER),                             \
+      (char *)(BUFFER) + (SIZE), #NAME, 0, 0, 0, 0};                                                   \
   __attribute__((used, section("scopealloc_pools"))) static scopealloc_pool    \
       *const scopealloc_pool_entry_##NAME = &__scopealloc_pool_##NAME
 

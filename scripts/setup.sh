@@ -8,6 +8,10 @@ packages=(
   cmake ninja-build g++ make python3                            # build
   libgtest-dev                                                  # runtime unit tests
   gdb                                                           # debug-info tests
+  valgrind                                                      # memcheck client-request tests
+  libbenchmark-dev                                              # Google Benchmark micro benchmarks
+  python3-matplotlib                                            # charts (benchmarks, build reports)
+  pkg-config                                                    # the runtime's .pc file test
 )
 
 missing=()

@@ -2,6 +2,7 @@
 #include "AllocaDemotion.h"
 #include "Diagnostics.h"
 #include "FrameLayout.h"
+#include "ResumePoints.h"
 #include "RuntimeABI.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -15,12 +16,21 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Transforms/Utils/Local.h"
 
 #include <map>
+#include <optional>
 
 using namespace llvm;
+
+static cl::opt<bool> InlineFastPath(
+    "scope-alloc-inline-fast-path",
+    cl::desc("Bump the default pool inline for a function's demoted static "
+             "allocas and release with a store (false: call the runtime for "
+             "every mark, allocation and release, e.g. under Valgrind)"),
+    cl::init(true));
 
 namespace scopealloc {
 
@@ -65,6 +75,8 @@ private:
   Instruction *EntryPoint = nullptr;
   /// The marks taken at function entry, one per pool the function uses.
   PoolMap<Value *> Marks;
+  /// The default pool's frame when it was bumped inline.
+  std::optional<RuntimeABI::InlineFrame> Inline;
 };
 
 } // namespace
@@ -144,14 +156,34 @@ Value *FunctionDemoter::entryMark(StringRef Pool) {
   return It->second;
 }
 
+/// The inline bump splits the entry block; allocas that stay on the stack
+/// must all precede the split to remain part of the static frame.
+static void hoistStaticAllocas(BasicBlock &Entry, Instruction *Before) {
+  for (Instruction &I :
+       make_early_inc_range(make_range(Before->getIterator(), Entry.end())))
+    if (auto *AI = dyn_cast<AllocaInst>(&I); AI && AI->isStaticAlloca())
+      AI->moveBefore(Before);
+}
+
 void FunctionDemoter::demoteStaticFrame(StringRef Pool,
                                         const FrameLayout &Layout) {
-  entryMark(Pool);
+  Value *Frame;
+  if (Pool.empty() && InlineFastPath && RuntimeABI::canInlineDefaultPool(F) &&
+      !hasResumePoints(F)) {
+    // Resume points keep the runtime calls: their bookkeeping follows calls.
+    hoistStaticAllocas(F.getEntryBlock(), EntryPoint);
+    Inline = RT.inlineFrame(EntryPoint, Layout.Size, Layout.Alignment);
+    Marks.insert({"", Inline->Mark});
+    Frame = Inline->Frame;
+  } else {
+    entryMark(Pool);
+    IRBuilder<> B(EntryPoint);
+    Frame = RT.alloc(B, Pool, ConstantInt::get(RT.sizeType(), Layout.Size),
+                     Layout.Alignment);
+    Frame->setName(Pool.empty() ? "scopealloc.frame"
+                                : "scopealloc.frame." + Pool);
+  }
   IRBuilder<> B(EntryPoint);
-  Value *Frame = RT.alloc(B, Pool, ConstantInt::get(RT.sizeType(), Layout.Size),
-                          Layout.Alignment);
-  Frame->setName(Pool.empty() ? "scopealloc.frame"
-                              : "scopealloc.frame." + Pool);
 
   // A debugger finds each variable through a stack slot that holds the
   // frame's address: stack slots keep a location at every -O level, while
@@ -223,8 +255,12 @@ void FunctionDemoter::releaseOnEveryExit() {
   for (Instruction *Exit : Exits) {
     IRBuilder<> B(Exit);
     // Newest pool first, mirroring the order the marks were taken.
-    for (auto &[Pool, Mark] : reverse(Marks))
-      RT.release(B, Pool, Mark);
+    for (auto &[Pool, Mark] : reverse(Marks)) {
+      if (Pool.empty() && Inline)
+        RT.inlineRelease(B, *Inline);
+      else
+        RT.release(B, Pool, Mark);
+    }
   }
 }
 

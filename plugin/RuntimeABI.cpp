@@ -1,7 +1,10 @@
 //===- RuntimeABI.cpp - Calls into the ScopeAlloc runtime -----------------===//
 #include "RuntimeABI.h"
 
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
 
@@ -39,17 +42,138 @@ FunctionCallee RuntimeABI::function(StringRef Name, Type *Ret,
   return Callee;
 }
 
+/// struct scopealloc_pool of <scopealloc/scopealloc.h> (ABI version 2); the
+/// field numbers below are the ones the inline fast path touches.
+enum PoolField : unsigned { Cur = 0, Limit = 1, High = 2, Allocs = 6 };
+
+StructType *RuntimeABI::poolType() {
+  LLVMContext &C = M.getContext();
+  StructType *PoolTy = StructType::getTypeByName(C, "scopealloc.pool");
+  if (!PoolTy)
+    PoolTy = StructType::create(C, "scopealloc.pool");
+  if (PoolTy->isOpaque()) {
+    Type *Ptr = PointerType::getUnqual(C);
+    Type *U64 = Type::getInt64Ty(C);
+    // cur, limit, high, base, reserve_end, name, allocs, failures, owner, next
+    PoolTy->setBody({Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, U64, U64, Ptr, Ptr});
+  }
+  return PoolTy;
+}
+
 GlobalVariable *RuntimeABI::poolGlobal(StringRef Pool) {
   std::string Symbol = poolSymbol(Pool);
   if (GlobalVariable *GV = M.getGlobalVariable(Symbol))
     return GV;
-  // Only the address matters; the layout is the runtime's scopealloc_pool.
-  StructType *PoolTy =
-      StructType::getTypeByName(M.getContext(), "scopealloc.pool");
-  if (!PoolTy)
-    PoolTy = StructType::create(M.getContext(), "scopealloc.pool");
-  return new GlobalVariable(M, PoolTy, /*isConstant=*/false,
+  return new GlobalVariable(M, poolType(), /*isConstant=*/false,
                             GlobalValue::ExternalLinkage, nullptr, Symbol);
+}
+
+bool RuntimeABI::canInlineDefaultPool(const Function &F) {
+  // Bare-metal triples (OS "none" or missing) have no TLS to put the pool in;
+  // their runtime serves the default pool from a fixed buffer by call.
+  if (Triple(F.getParent()->getTargetTriple()).getOS() == Triple::UnknownOS)
+    return false;
+  // The runtime poisons released memory for these; a store would not.
+  return !F.hasFnAttribute(Attribute::SanitizeAddress) &&
+         !F.hasFnAttribute(Attribute::SanitizeHWAddress) &&
+         !F.hasFnAttribute(Attribute::SanitizeMemTag) &&
+         !F.isPresplitCoroutine(); // a coroutine may resume on another thread
+}
+
+RuntimeABI::InlineFrame
+RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
+  LLVMContext &C = M.getContext();
+  StructType *PoolTy = poolType();
+  GlobalVariable *TLS = M.getGlobalVariable("__scopealloc_tls_pool");
+  if (!TLS) {
+    TLS = new GlobalVariable(
+        M, PoolTy, /*isConstant=*/false, GlobalValue::ExternalLinkage, nullptr,
+        "__scopealloc_tls_pool", nullptr, GlobalValue::GeneralDynamicTLSModel);
+  }
+  IntegerType *IntPtr = sizeType();
+  Type *Ptr = PointerType::getUnqual(C);
+  const DataLayout &DL = M.getDataLayout();
+  Align PtrAlign = DL.getPointerABIAlignment(0);
+  Align U64Align = DL.getABITypeAlign(Type::getInt64Ty(C));
+  // Every allocation starts at least 8-aligned, as the runtime's do; a frame
+  // is never empty, so an arena-less thread (cur == limit == NULL) goes cold.
+  Alignment = std::max(Alignment, Align(8));
+  Size = std::max<uint64_t>(Size, 1);
+
+  // Plain-width atomics (monotonic: an ordinary mov) because other threads
+  // read these fields for process statistics.
+  auto Load = [&](IRBuilder<> &B, Type *Ty, Value *Addr, Align A,
+                  const Twine &Name) {
+    LoadInst *L = B.CreateAlignedLoad(Ty, Addr, A, Name);
+    L->setAtomic(AtomicOrdering::Monotonic);
+    return L;
+  };
+  auto Store = [&](IRBuilder<> &B, Value *V, Value *Addr, Align A) {
+    B.CreateAlignedStore(V, Addr, A)->setAtomic(AtomicOrdering::Monotonic);
+  };
+
+  IRBuilder<> B(Before);
+  Value *Pool = B.CreateThreadLocalAddress(TLS);
+  Pool->setName("scopealloc.pool");
+  Value *Cur = Load(B, Ptr, Pool, PtrAlign, "scopealloc.cur");
+  Value *LimitAddr = B.CreateStructGEP(PoolTy, Pool, PoolField::Limit);
+  Value *Limit = Load(B, Ptr, LimitAddr, PtrAlign, "scopealloc.limit");
+  Value *CurInt = B.CreatePtrToInt(Cur, IntPtr);
+  Value *Pad = B.CreateAnd(B.CreateNeg(CurInt),
+                           ConstantInt::get(IntPtr, Alignment.value() - 1));
+  // pad + size <= limit - cur, with cur <= limit: cannot overflow for any
+  // frame smaller than the address space.
+  Value *Need = B.CreateAdd(Pad, ConstantInt::get(IntPtr, Size));
+  Value *Room = B.CreateSub(B.CreatePtrToInt(Limit, IntPtr), CurInt);
+  Value *Fits = B.CreateICmpULE(Need, Room, "scopealloc.fits");
+
+  Instruction *FastTerm, *SlowTerm;
+  SplitBlockAndInsertIfThenElse(Fits, Before, &FastTerm, &SlowTerm,
+                                MDBuilder(C).createLikelyBranchWeights());
+  FastTerm->getParent()->setName("scopealloc.fast");
+  SlowTerm->getParent()->setName("scopealloc.slow");
+  Before->getParent()->setName("scopealloc.frame.ready");
+
+  IRBuilder<> Fast(FastTerm);
+  Value *FastFrame = Fast.CreateInBoundsGEP(Fast.getInt8Ty(), Cur, Pad);
+  Value *End = Fast.CreateInBoundsGEP(Fast.getInt8Ty(), FastFrame,
+                                      ConstantInt::get(IntPtr, Size));
+  Store(Fast, End, Pool, PtrAlign);
+  Value *HighAddr = Fast.CreateStructGEP(PoolTy, Pool, PoolField::High);
+  Value *High = Load(Fast, Ptr, HighAddr, PtrAlign, "scopealloc.high");
+  Value *Higher = Fast.CreateICmpUGT(End, High);
+  Store(Fast, Fast.CreateSelect(Higher, End, High), HighAddr, PtrAlign);
+  Value *AllocsAddr = Fast.CreateStructGEP(PoolTy, Pool, PoolField::Allocs);
+  Type *U64 = Fast.getInt64Ty();
+  Value *Allocs = Load(Fast, U64, AllocsAddr, U64Align, "scopealloc.allocs");
+  if (DL.getPointerSize() < 8) // no 64-bit atomic mov on 32-bit targets
+    cast<LoadInst>(Allocs)->setAtomic(AtomicOrdering::NotAtomic);
+  Value *MoreAllocs = Fast.CreateAdd(Allocs, ConstantInt::get(U64, 1));
+  StoreInst *StoreAllocs =
+      Fast.CreateAlignedStore(MoreAllocs, AllocsAddr, U64Align);
+  if (DL.getPointerSize() >= 8)
+    StoreAllocs->setAtomic(AtomicOrdering::Monotonic);
+
+  IRBuilder<> Slow(SlowTerm);
+  Value *SlowMark = mark(Slow, "");
+  Value *SlowFrame = alloc(Slow, "", ConstantInt::get(IntPtr, Size), Alignment);
+
+  B.SetInsertPoint(&*Before->getParent()->begin());
+  PHINode *Mark = B.CreatePHI(Ptr, 2, "scopealloc.mark");
+  Mark->addIncoming(Cur, FastTerm->getParent());
+  Mark->addIncoming(SlowMark, SlowTerm->getParent());
+  PHINode *Frame = B.CreatePHI(Ptr, 2, "scopealloc.frame");
+  Frame->addIncoming(FastFrame, FastTerm->getParent());
+  Frame->addIncoming(SlowFrame, SlowTerm->getParent());
+  B.SetInsertPoint(Before);
+  B.CreateAlignmentAssumption(DL, Frame, Alignment.value());
+  return {Pool, Mark, Frame};
+}
+
+void RuntimeABI::inlineRelease(IRBuilder<> &B, const InlineFrame &Frame) {
+  B.CreateAlignedStore(Frame.Mark, Frame.Pool,
+                       M.getDataLayout().getPointerABIAlignment(0))
+      ->setAtomic(AtomicOrdering::Monotonic);
 }
 
 Value *RuntimeABI::mark(IRBuilder<> &B, StringRef Pool) {

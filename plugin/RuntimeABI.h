@@ -27,6 +27,29 @@ public:
                      llvm::Value *Bytes, llvm::Align Alignment);
   void release(llvm::IRBuilder<> &B, llvm::StringRef Pool, llvm::Value *Mark);
 
+  /// The default pool's frame bump emitted inline (see inlineFrame).
+  struct InlineFrame {
+    llvm::Value *Pool;  ///< the thread's scopealloc_pool
+    llvm::Value *Mark;  ///< its `cur` before the frame
+    llvm::Value *Frame; ///< the frame's first byte
+  };
+
+  /// Whether \p F may bump the default pool inline: the target has threads
+  /// with TLS (an OS in the triple), and no sanitizer needs to see every
+  /// allocation and release (ASan poisoning lives in the runtime calls).
+  static bool canInlineDefaultPool(const llvm::Function &F);
+
+  /// Emits, before \p Before in the entry block, the bump of one frame of
+  /// \p Size bytes from the calling thread's default pool: load cur and
+  /// limit of __scopealloc_tls_pool, align, check the room, store the new
+  /// cur and keep `high` and `allocs` exact; the cold branch (no arena yet,
+  /// growth, exhaustion) calls __scopealloc_mark and __scopealloc_alloc.
+  /// Splits the entry block; \p Before starts the joined block.
+  InlineFrame inlineFrame(llvm::Instruction *Before, uint64_t Size,
+                          llvm::Align Alignment);
+  /// The inline release: a store of \p Mark to the pool's cur.
+  void inlineRelease(llvm::IRBuilder<> &B, const InlineFrame &Frame);
+
   /// Whether \p CI allocates from or releases the default pool.
   bool changesDefaultPool(const llvm::CallInst &CI) const;
   bool isRelease(const llvm::CallInst &CI) const;
@@ -38,6 +61,7 @@ private:
   llvm::FunctionCallee function(llvm::StringRef Name, llvm::Type *Ret,
                                 llvm::ArrayRef<llvm::Type *> Params);
   llvm::GlobalVariable *poolGlobal(llvm::StringRef Pool);
+  llvm::StructType *poolType();
 
   llvm::Module &M;
 };

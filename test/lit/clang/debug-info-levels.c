@@ -1,8 +1,8 @@
 // A demoted array stays visible to a debugger at -O0 and at -O2, where
 // clang describes it with assignment-tracking records (dbg_assign) that name
 // the stack slot: they become one dbg_declare of the frame slot + offset.
-// RUN: %clang %clangplugin -O0 -g -S -emit-llvm %s -o - | FileCheck %s
-// RUN: %clang %clangplugin -O2 -g -S -emit-llvm %s -o - | FileCheck %s --check-prefixes=CHECK,O2
+// RUN: %clang %clangplugin -mllvm -scope-alloc-inline-fast-path=false -O0 -g -S -emit-llvm %s -o - | FileCheck %s
+// RUN: %clang %clangplugin -mllvm -scope-alloc-inline-fast-path=false -O2 -g -S -emit-llvm %s -o - | FileCheck %s --check-prefixes=CHECK,O2
 
 int printf(const char *, ...);
 

@@ -1,9 +1,9 @@
 // Through clang, the pass runs late at every level: -O0 (optnone functions
 // included) and -O2 both move the 8 KiB buffer; at -O2 the small array is
 // promoted to registers by SROA first, so the pass never sees it.
-// RUN: %clang %clangplugin -O0 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=O0
-// RUN: %clang %clangplugin -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=O2
-// RUN: %clang %clangplugin -O2 -g -c %s -o /dev/null -Rpass=scope-alloc 2>&1 | FileCheck %s --check-prefix=O2-REMARKS
+// RUN: %clang %clangplugin -mllvm -scope-alloc-inline-fast-path=false -O0 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=O0
+// RUN: %clang %clangplugin -mllvm -scope-alloc-inline-fast-path=false -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=O2
+// RUN: %clang %clangplugin -mllvm -scope-alloc-inline-fast-path=false -O2 -g -c %s -o /dev/null -Rpass=scope-alloc 2>&1 | FileCheck %s --check-prefix=O2-REMARKS
 // RUN: %clang -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=NOPLUGIN
 
 void consume(char *buf, int n);

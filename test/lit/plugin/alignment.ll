@@ -2,7 +2,7 @@
 ; its members (up to 4096 here), members are placed most aligned first, each
 ; at an aligned offset (small ones fill padding gaps), and dynamic allocas
 ; pass their own alignment.
-; RUN: %opt %loadplugin -passes=scope-alloc -scope-alloc-max-stack-alloca=0 -S %s | FileCheck %s
+; RUN: %opt %loadplugin -scope-alloc-inline-fast-path=false -passes=scope-alloc -scope-alloc-max-stack-alloca=0 -S %s | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"

@@ -1,7 +1,7 @@
 ; A demoted variable keeps its debug description: the dbg_declare points at
 ; a stack slot holding the frame's address, with a deref and the variable's
 ; offset, so a debugger finds it at any -O level.
-; RUN: %opt %loadplugin -passes='scope-alloc,verify' -scope-alloc-max-stack-alloca=0 -S %s | FileCheck %s
+; RUN: %opt %loadplugin -scope-alloc-inline-fast-path=false -passes='scope-alloc,verify' -scope-alloc-max-stack-alloca=0 -S %s | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"

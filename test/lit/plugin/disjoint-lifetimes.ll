@@ -2,7 +2,7 @@
 ; stack colouring does on the machine stack: two 4 KiB buffers used one after
 ; the other cost 4 KiB of pool, not 8. Overlapping ones, or ones without
 ; markers (alive throughout), get their own bytes.
-; RUN: %opt %loadplugin -passes='scope-alloc,verify' -S %s | FileCheck %s
+; RUN: %opt %loadplugin -scope-alloc-inline-fast-path=false -passes='scope-alloc,verify' -S %s | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"

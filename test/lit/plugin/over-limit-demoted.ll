@@ -1,7 +1,7 @@
 ; An allocation above the target's limit moves to the default workspace pool;
 ; one at or below it stays. All demoted entry allocas share one frame: one
 ; mark, one bump, one release before the return.
-; RUN: %opt %loadplugin -passes=scope-alloc -S %s | FileCheck %s
+; RUN: %opt %loadplugin -scope-alloc-inline-fast-path=false -passes=scope-alloc -S %s | FileCheck %s
 ; RUN: %opt %loadplugin -passes=scope-alloc -disable-output \
 ; RUN:   -pass-remarks=scope-alloc %s 2>&1 | FileCheck %s --check-prefix=REMARK
 

@@ -17,7 +17,7 @@
 ; O2-NOT: inline
 
 ; An optnone function is still rewritten by the O0 pipeline.
-; RUN: %opt %loadplugin -passes='default<O0>' -S %s | FileCheck %s --check-prefix=OPTNONE
+; RUN: %opt %loadplugin -scope-alloc-inline-fast-path=false -passes='default<O0>' -S %s | FileCheck %s --check-prefix=OPTNONE
 ; OPTNONE: call nonnull align 1 ptr @__scopealloc_alloc(i64 5000, i64 1)
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

@@ -1,7 +1,33 @@
 ; The frame is released on every way out: each ret, before a musttail call
 ; (which must stay right before its ret), and before resume.
-; RUN: %opt %loadplugin -passes=scope-alloc -S %s | FileCheck %s
+; RUN: %opt %loadplugin -scope-alloc-inline-fast-path=false -passes=scope-alloc -S %s | FileCheck %s
 ; RUN: %opt %loadplugin -passes='scope-alloc,verify' -disable-output %s
+; The inline fast path releases with a store of the mark on the same exits.
+; RUN: %opt %loadplugin -passes='scope-alloc,verify' -S %s | FileCheck %s --check-prefix=INLINE
+
+; INLINE-LABEL: define i32 @two_returns(
+; INLINE:       then:
+; INLINE-NEXT:    store atomic ptr %scopealloc.mark, ptr %scopealloc.pool monotonic, align 8
+; INLINE-NEXT:    ret i32 1
+; INLINE:       else:
+; INLINE-NEXT:    store atomic ptr %scopealloc.mark, ptr %scopealloc.pool monotonic, align 8
+; INLINE-NEXT:    ret i32 2
+; INLINE-LABEL: define i32 @tail(
+; INLINE:         store atomic ptr %scopealloc.mark, ptr %scopealloc.pool monotonic, align 8
+; INLINE-NEXT:    %r = musttail call i32 @callee(i32 %x)
+; INLINE-NEXT:    ret i32 %r
+; INLINE-LABEL: define void @unwinds(
+; INLINE:       ok:
+; INLINE-NEXT:    store atomic ptr %scopealloc.mark, ptr %scopealloc.pool monotonic, align 8
+; INLINE-NEXT:    ret void
+; INLINE:       lpad:
+; INLINE-NEXT:    %lp = landingpad { ptr, i32 }
+; INLINE-NEXT:            cleanup
+; INLINE-NEXT:    store atomic ptr %scopealloc.mark, ptr %scopealloc.pool monotonic, align 8
+; INLINE-NEXT:    resume { ptr, i32 } %lp
+; INLINE-LABEL: define void @untouched(
+; INLINE-NOT:     scopealloc
+; INLINE:         ret void
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"

@@ -2,7 +2,7 @@
 ; the size, through the __scopealloc_pool_<pool> global (so a program that
 ; does not define the pool fails to link naming it). Each pool gets its own
 ; mark and frame; releases happen newest pool first.
-; RUN: %opt %loadplugin -passes=scope-alloc -S %s | FileCheck %s
+; RUN: %opt %loadplugin -scope-alloc-inline-fast-path=false -passes=scope-alloc -S %s | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"

@@ -1,6 +1,6 @@
 ; `global.workspace` forces the default pool whatever the size; `global`
 ; behaves like no scope (the policy decides).
-; RUN: %opt %loadplugin -passes=scope-alloc -S %s | FileCheck %s
+; RUN: %opt %loadplugin -scope-alloc-inline-fast-path=false -passes=scope-alloc -S %s | FileCheck %s
 ; RUN: %opt %loadplugin -passes=scope-alloc -disable-output \
 ; RUN:   -pass-remarks=scope-alloc %s 2>&1 | FileCheck %s --check-prefix=REMARK
 

@@ -2,8 +2,8 @@
 // buffer whose scope forbids the stack keeps its annotation call as a pin:
 // SROA treats the address as escaping and leaves the alloca (and its scope)
 // whole, and the whole buffer comes from the pool at -O2.
-// RUN: %clang %clangplugin -I%rtinc -O2 -S -emit-llvm %s -o - | FileCheck %s
-// RUN: %clang %clangplugin -I%rtinc -O2 -S -emit-llvm %s -o /dev/null -Rpass=scope-alloc 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %clang %clangplugin -mllvm -scope-alloc-inline-fast-path=false -I%rtinc -O2 -S -emit-llvm %s -o - | FileCheck %s
+// RUN: %clang %clangplugin -mllvm -scope-alloc-inline-fast-path=false -I%rtinc -O2 -S -emit-llvm %s -o /dev/null -Rpass=scope-alloc 2>&1 | FileCheck %s --check-prefix=REMARK
 #include <scopealloc/scope.h>
 #include <string.h>
 

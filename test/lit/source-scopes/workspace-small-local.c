@@ -1,9 +1,9 @@
 // A workspace scope written in the source moves even a small local, at -O0
 // and at -O2, with every spelling: the scope.h macro, the raw attribute, and
 // C++-style [[clang::annotate]]. Other annotations stay untouched.
-// RUN: %clang %clangplugin -I%rtinc -O0 -S -emit-llvm %s -o - | FileCheck %s --check-prefixes=CHECK,O0
-// RUN: %clang %clangplugin -I%rtinc -O2 -S -emit-llvm %s -o - | FileCheck %s
-// RUN: %clang %clangplugin -I%rtinc -O2 -g -c %s -o /dev/null -Rpass=scope-alloc 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %clang %clangplugin -mllvm -scope-alloc-inline-fast-path=false -I%rtinc -O0 -S -emit-llvm %s -o - | FileCheck %s --check-prefixes=CHECK,O0
+// RUN: %clang %clangplugin -mllvm -scope-alloc-inline-fast-path=false -I%rtinc -O2 -S -emit-llvm %s -o - | FileCheck %s
+// RUN: %clang %clangplugin -mllvm -scope-alloc-inline-fast-path=false -I%rtinc -O2 -g -c %s -o /dev/null -Rpass=scope-alloc 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %clang -I%rtinc -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=NOPLUGIN
 #include <scopealloc/scope.h>
 

@@ -118,14 +118,17 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   Value *Cur = Load(B, Ptr, Pool, PtrAlign, "scopealloc.cur");
   Value *LimitAddr = B.CreateStructGEP(PoolTy, Pool, PoolField::Limit);
   Value *Limit = Load(B, Ptr, LimitAddr, PtrAlign, "scopealloc.limit");
-  Value *CurInt = B.CreatePtrToInt(Cur, IntPtr);
-  Value *Pad = B.CreateAnd(B.CreateNeg(CurInt),
-                           ConstantInt::get(IntPtr, Alignment.value() - 1));
-  // pad + size <= limit - cur, with cur <= limit: cannot overflow for any
-  // frame smaller than the address space.
-  Value *Need = B.CreateAdd(Pad, ConstantInt::get(IntPtr, Size));
-  Value *Room = B.CreateSub(B.CreatePtrToInt(Limit, IntPtr), CurInt);
-  Value *Fits = B.CreateICmpULE(Need, Room, "scopealloc.fits");
+  // frame = align_up(cur); fits when frame + size <= limit. Pointers stay
+  // pointers (ptrmask, not inttoptr) so alias analysis keeps provenance. An
+  // arena-less thread has cur == limit == NULL: frame + size > NULL.
+  Value *Frame0 = B.CreateIntrinsic(
+      Intrinsic::ptrmask, {Ptr, IntPtr},
+      {B.CreateGEP(B.getInt8Ty(), Cur,
+                   ConstantInt::get(IntPtr, Alignment.value() - 1)),
+       ConstantInt::get(IntPtr, -Alignment.value())});
+  Value *End = B.CreateGEP(B.getInt8Ty(), Frame0,
+                           ConstantInt::get(IntPtr, Size), "scopealloc.end");
+  Value *Fits = B.CreateICmpULE(End, Limit, "scopealloc.fits");
 
   Instruction *FastTerm, *SlowTerm;
   SplitBlockAndInsertIfThenElse(Fits, Before, &FastTerm, &SlowTerm,
@@ -135,9 +138,7 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   Before->getParent()->setName("scopealloc.frame.ready");
 
   IRBuilder<> Fast(FastTerm);
-  Value *FastFrame = Fast.CreateInBoundsGEP(Fast.getInt8Ty(), Cur, Pad);
-  Value *End = Fast.CreateInBoundsGEP(Fast.getInt8Ty(), FastFrame,
-                                      ConstantInt::get(IntPtr, Size));
+  Value *FastFrame = Frame0;
   Store(Fast, End, Pool, PtrAlign);
   Value *HighAddr = Fast.CreateStructGEP(PoolTy, Pool, PoolField::High);
   Value *High = Load(Fast, Ptr, HighAddr, PtrAlign, "scopealloc.high");
@@ -155,8 +156,26 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
     StoreAllocs->setAtomic(AtomicOrdering::Monotonic);
 
   IRBuilder<> Slow(SlowTerm);
-  Value *SlowMark = mark(Slow, "");
-  Value *SlowFrame = alloc(Slow, "", ConstantInt::get(IntPtr, Size), Alignment);
+  Value *SlowMark, *SlowFrame;
+  Triple::ArchType Arch = Triple(M.getTargetTriple()).getArch();
+  if (Arch == Triple::x86_64 || Arch == Triple::aarch64) {
+    // One call that clobbers (almost) no register: the fast path keeps its
+    // values in caller-saved registers instead of spilling them around it.
+    Type *FrameTy = StructType::get(C, {Ptr, Ptr});
+    FunctionCallee SlowFn =
+        function("__scopealloc_frame_slow", FrameTy, {IntPtr, IntPtr});
+    cast<Function>(SlowFn.getCallee())
+        ->setCallingConv(CallingConv::PreserveMost);
+    CallInst *Call =
+        Slow.CreateCall(SlowFn, {ConstantInt::get(IntPtr, Size),
+                                 ConstantInt::get(IntPtr, Alignment.value())});
+    Call->setCallingConv(CallingConv::PreserveMost);
+    SlowMark = Slow.CreateExtractValue(Call, 0);
+    SlowFrame = Slow.CreateExtractValue(Call, 1);
+  } else {
+    SlowMark = mark(Slow, "");
+    SlowFrame = alloc(Slow, "", ConstantInt::get(IntPtr, Size), Alignment);
+  }
 
   B.SetInsertPoint(&*Before->getParent()->begin());
   PHINode *Mark = B.CreatePHI(Ptr, 2, "scopealloc.mark");

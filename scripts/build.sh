@@ -8,8 +8,14 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${SCOPEALLOC_BUILD_DIR:-$root/build}
 
 bash "$root/scripts/setup.sh"
-if [ ! -f "$build/build.ninja" ]; then
-  cmake -S "$root" -B "$build" -G Ninja \
+cc=/usr/lib/llvm-19/bin/clang # the runtime's compiler (see CMakeLists.txt)
+# A build directory configured with another C compiler is configured afresh.
+if [ -f "$build/CMakeCache.txt" ] &&
+  ! grep -q "^CMAKE_C_COMPILER:[A-Z]*=$cc\$" "$build/CMakeCache.txt"; then
+  rm -rf "$build/CMakeCache.txt" "$build/CMakeFiles" "$build/build.ninja"
+fi
+if [ ! -f "$build/CMakeCache.txt" ] || [ ! -f "$build/build.ninja" ]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_C_COMPILER=$cc \
     -DLLVM_DIR=/usr/lib/llvm-19/lib/cmake/llvm -DCMAKE_BUILD_TYPE=RelWithDebInfo
 fi
 cmake --build "$build"

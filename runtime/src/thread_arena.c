@@ -245,6 +245,18 @@ void *__scopealloc_alloc(size_t size, size_t align) {
   return sa_thread_alloc_slow(size, align);
 }
 
+#if !defined(__clang__) && (defined(__x86_64__) || defined(__aarch64__))
+#error "build the ScopeAlloc runtime with clang: the inline fast path calls __scopealloc_frame_slow with preserve_most"
+#endif
+
+SA_COLD SCOPEALLOC_SLOW_PATH_CC scopealloc_frame
+__scopealloc_frame_slow(size_t size, size_t align) {
+  scopealloc_frame f;
+  f.mark = __scopealloc_mark();
+  f.frame = __scopealloc_alloc(size, align);
+  return f;
+}
+
 static SA_COLD void sa_thread_release_slow(void *mark) {
   scopealloc_pool *pool = &__scopealloc_tls_pool;
   if (!mark) /* the "empty" mark */

@@ -10,7 +10,7 @@
 // RUN: llvm-objdump -d --no-show-raw-insn %t.inline | FileCheck %s --check-prefix=ASM
 // ASM-LABEL: <frame>:
 // ASM:         %fs:
-// ASM:         call{{.*}}<__scopealloc_alloc
+// ASM:         call{{.*}}<__scopealloc_frame_slow
 // ASM-LABEL: <main>:
 // (sorted output)
 // CHECK: late thread: result [[SUM:[0-9]+]] allocs 1000 peak 2048 current 0

@@ -67,11 +67,30 @@ void __scopealloc_release(void *mark);
 /* The calling thread's default pool, for the inline fast path: `cur` and
  * `limit` are NULL until __scopealloc_mark or __scopealloc_alloc has created
  * the arena (and again after the thread's arena was returned at its exit), so
- * the fast path's single room check (size + padding <= limit - cur) also
- * sends a thread's first frame to the slow path. The slow path is
- * __scopealloc_mark then __scopealloc_alloc. */
+ * the fast path's single room check (align_up(cur) + size <= limit) also
+ * sends a thread's first frame to the slow path. */
 #if !defined(__STDC_HOSTED__) || __STDC_HOSTED__
 extern __thread scopealloc_pool __scopealloc_tls_pool;
+#endif
+
+/* The fast path's slow path: a thread's first frame, growth, exhaustion.
+ * Returns the mark before the frame and the frame, like __scopealloc_mark
+ * then __scopealloc_alloc. On x86-64 and AArch64 it preserves almost every
+ * register (preserve_most), so the inline bump needs no register spills to
+ * make room for a call it almost never takes; elsewhere the pass calls
+ * __scopealloc_mark and __scopealloc_alloc instead. */
+typedef struct scopealloc_frame {
+  void *mark;
+  void *frame;
+} scopealloc_frame;
+#if defined(__clang__) && (defined(__x86_64__) || defined(__aarch64__))
+#define SCOPEALLOC_SLOW_PATH_CC __attribute__((preserve_most))
+#else
+#define SCOPEALLOC_SLOW_PATH_CC
+#endif
+#if !defined(__STDC_HOSTED__) || __STDC_HOSTED__
+SCOPEALLOC_SLOW_PATH_CC scopealloc_frame __scopealloc_frame_slow(size_t size,
+                                                                size_t align);
 #endif
 
 /* A named pool `global.<name>`: the pass references

@@ -14,8 +14,8 @@ void f(void) {
 }
 
 // ZERO-NOT: alloca
-// ZERO: call nonnull align 16 ptr @__scopealloc_alloc(i64 65540, i64 16)
+// ZERO: call {{.*}}@__scopealloc_frame_slow(i64 65540, i64 16)
 // HUGE: alloca i32
 // HUGE: alloca [65536 x i8]
-// HUGE-NOT: __scopealloc_alloc
+// HUGE-NOT: __scopealloc_{{alloc|frame_slow}}
 // NOFPLUGIN: Unknown command line argument '-scope-alloc-max-stack-alloca=0'

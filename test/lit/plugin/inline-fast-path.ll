@@ -24,31 +24,28 @@ declare void @use(ptr)
 ; CHECK-NEXT:    %scopealloc.cur = load atomic ptr, ptr %scopealloc.pool monotonic, align 8
 ; CHECK-NEXT:    [[LIMITP:%.*]] = getelementptr inbounds %scopealloc.pool, ptr %scopealloc.pool, i32 0, i32 1
 ; CHECK-NEXT:    %scopealloc.limit = load atomic ptr, ptr [[LIMITP]] monotonic, align 8
-; CHECK-NEXT:    [[CUR:%.*]] = ptrtoint ptr %scopealloc.cur to i64
-; CHECK-NEXT:    [[NEG:%.*]] = sub i64 0, [[CUR]]
-; CHECK-NEXT:    [[PAD:%.*]] = and i64 [[NEG]], 31
-; CHECK-NEXT:    [[NEED:%.*]] = add i64 [[PAD]], 6096
-; CHECK-NEXT:    [[LIMIT:%.*]] = ptrtoint ptr %scopealloc.limit to i64
-; CHECK-NEXT:    [[ROOM:%.*]] = sub i64 [[LIMIT]], [[CUR]]
-; CHECK-NEXT:    %scopealloc.fits = icmp ule i64 [[NEED]], [[ROOM]]
+; CHECK-NEXT:    [[UP:%.*]] = getelementptr i8, ptr %scopealloc.cur, i64 31
+; CHECK-NEXT:    [[FRAME:%.*]] = call ptr @llvm.ptrmask.p0.i64(ptr [[UP]], i64 -32)
+; CHECK-NEXT:    %scopealloc.end = getelementptr i8, ptr [[FRAME]], i64 6096
+; CHECK-NEXT:    %scopealloc.fits = icmp ule ptr %scopealloc.end, %scopealloc.limit
 ; CHECK-NEXT:    br i1 %scopealloc.fits, label %scopealloc.fast, label %scopealloc.slow, !prof [[LIKELY:![0-9]+]]
 ; CHECK:       scopealloc.fast:
-; CHECK-NEXT:    [[FRAME:%.*]] = getelementptr inbounds i8, ptr %scopealloc.cur, i64 [[PAD]]
-; CHECK-NEXT:    [[END:%.*]] = getelementptr inbounds i8, ptr [[FRAME]], i64 6096
-; CHECK-NEXT:    store atomic ptr [[END]], ptr %scopealloc.pool monotonic, align 8
+; CHECK-NEXT:    store atomic ptr %scopealloc.end, ptr %scopealloc.pool monotonic, align 8
 ; CHECK-NEXT:    [[HIGHP:%.*]] = getelementptr inbounds %scopealloc.pool, ptr %scopealloc.pool, i32 0, i32 2
 ; CHECK-NEXT:    %scopealloc.high = load atomic ptr, ptr [[HIGHP]] monotonic, align 8
-; CHECK-NEXT:    [[HIGHER:%.*]] = icmp ugt ptr [[END]], %scopealloc.high
-; CHECK-NEXT:    [[NEWHIGH:%.*]] = select i1 [[HIGHER]], ptr [[END]], ptr %scopealloc.high
+; CHECK-NEXT:    [[HIGHER:%.*]] = icmp ugt ptr %scopealloc.end, %scopealloc.high
+; CHECK-NEXT:    [[NEWHIGH:%.*]] = select i1 [[HIGHER]], ptr %scopealloc.end, ptr %scopealloc.high
 ; CHECK-NEXT:    store atomic ptr [[NEWHIGH]], ptr [[HIGHP]] monotonic, align 8
 ; CHECK-NEXT:    [[ALLOCSP:%.*]] = getelementptr inbounds %scopealloc.pool, ptr %scopealloc.pool, i32 0, i32 6
 ; CHECK-NEXT:    %scopealloc.allocs = load atomic i64, ptr [[ALLOCSP]] monotonic, align 8
 ; CHECK-NEXT:    [[MORE:%.*]] = add i64 %scopealloc.allocs, 1
 ; CHECK-NEXT:    store atomic i64 [[MORE]], ptr [[ALLOCSP]] monotonic, align 8
 ; CHECK-NEXT:    br label %scopealloc.frame.ready
+; The slow path is one call that preserves almost every register.
 ; CHECK:       scopealloc.slow:
-; CHECK-NEXT:    [[SLOWMARK:%.*]] = call ptr @__scopealloc_mark()
-; CHECK-NEXT:    [[SLOWFRAME:%.*]] = call nonnull align 32 ptr @__scopealloc_alloc(i64 6096, i64 32)
+; CHECK-NEXT:    [[SLOW:%.*]] = call preserve_mostcc { ptr, ptr } @__scopealloc_frame_slow(i64 6096, i64 32)
+; CHECK-NEXT:    [[SLOWMARK:%.*]] = extractvalue { ptr, ptr } [[SLOW]], 0
+; CHECK-NEXT:    [[SLOWFRAME:%.*]] = extractvalue { ptr, ptr } [[SLOW]], 1
 ; CHECK-NEXT:    br label %scopealloc.frame.ready
 ; CHECK:       scopealloc.frame.ready:
 ; CHECK-NEXT:    %scopealloc.mark = phi ptr [ %scopealloc.cur, %scopealloc.fast ], [ [[SLOWMARK]], %scopealloc.slow ]
@@ -64,23 +61,25 @@ declare void @use(ptr)
 ; CHECK-NEXT:    ret i32 2
 ; CHECK: [[LIKELY]] = !{!"branch_weights", i32 {{[0-9]+}}, i32 1}
 
-; 32-bit targets: 4-byte fields, and `allocs` is not updated atomically (a
-; 64-bit atomic would need a libcall).
+; 32-bit targets: 4-byte fields, `allocs` is not updated atomically (a
+; 64-bit atomic would need a libcall), and preserve_most is not available, so
+; the slow path is the two ordinary calls.
 ; I686-LABEL: define i32 @two_buffers(
 ; I686:         %scopealloc.cur = load atomic ptr, ptr %scopealloc.pool monotonic, align 4
-; I686:         and i32 {{%.*}}, 31
+; I686:         call ptr @llvm.ptrmask.p0.i32(ptr {{%.*}}, i32 -32)
 ; I686:       scopealloc.fast:
 ; I686:         %scopealloc.allocs = load i64, ptr {{%.*}}, align 8
 ; I686:         store i64 {{%.*}}, ptr {{%.*}}, align 8
 ; I686:       scopealloc.slow:
-; I686:         call nonnull align 32 ptr @__scopealloc_alloc(i32 6096, i32 32)
+; I686-NEXT:    call ptr @__scopealloc_mark()
+; I686-NEXT:    call nonnull align 32 ptr @__scopealloc_alloc(i32 6096, i32 32)
 
 ; After the O2 pipeline the fast path is still a single branch around the
 ; runtime calls, and no 2 KiB stack frame is left.
 ; O2-LABEL: define {{.*}} @two_buffers(
 ; O2-NOT:       alloca [4096
 ; O2:           %scopealloc.fits = icmp ule
-; O2:           call {{.*}}ptr @__scopealloc_alloc(i64 6096, i64 32)
+; O2:           call preserve_mostcc { ptr, ptr } @__scopealloc_frame_slow(i64 6096, i64 32)
 define i32 @two_buffers(i1 %c) {
 entry:
   %big = alloca [4096 x i8], align 32

@@ -19,9 +19,9 @@ define void @f() {
 }
 
 ; DEFAULT: %small = alloca i64
-; DEFAULT: call nonnull align 8 ptr @__scopealloc_alloc(i64 4096, i64 8)
+; DEFAULT: call {{.*}}@__scopealloc_frame_slow(i64 4096, i64 8)
 ; ZERO-NOT: alloca
-; ZERO: call nonnull align 8 ptr @__scopealloc_alloc(i64 4104, i64 8)
+; ZERO: call {{.*}}@__scopealloc_frame_slow(i64 4104, i64 8)
 ; BIG: %small = alloca i64
 ; BIG: %big = alloca [4096 x i8]
 ; BIG-NOT: __scopealloc

@@ -43,7 +43,7 @@ function(_scopealloc_check_compilers target)
 endfunction()
 
 function(scopealloc_enable target)
-  set(one_value POLICY TARGET_TAG MAX_STACK_ALLOCA FRAME_BUDGET DYNAMIC POOL)
+  set(one_value POLICY TARGET_TAG MAX_STACK_ALLOCA FRAME_BUDGET DYNAMIC POOL REPORT_DIR)
   cmake_parse_arguments(PARSE_ARGV 1 SA "" "${one_value}" "OPTIONS")
   set(where "scopealloc_enable(${target})")
   if(NOT TARGET ${target})
@@ -116,6 +116,13 @@ function(scopealloc_enable target)
       _scopealloc_add_mllvm(${target} "-scope-alloc-${option}=${SA_${key}}")
     endif()
   endforeach()
+  if(DEFINED SA_REPORT_DIR)
+    # The trailing slash selects the plugin's directory mode: one uniquely
+    # named JSON report per compiled file.
+    get_filename_component(report_dir "${SA_REPORT_DIR}" ABSOLUTE
+                           BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+    _scopealloc_add_mllvm(${target} "-scope-alloc-report=${report_dir}/")
+  endif()
   foreach(option IN LISTS SA_OPTIONS)
     _scopealloc_add_mllvm(${target} "${option}")
   endforeach()

@@ -363,10 +363,15 @@ static void emitRemark(OptimizationRemarkEmitter &ORE, const AllocaDecision &D,
     R << "'" << ore::NV("Alloca", describeValue(AI)) << "' (";
     if (D.Size)
       R << ore::NV("Size", *D.Size) << " bytes";
+    else // no Size argument: record readers take Size as a number
+      R << "dynamic size";
+    R << ", align " << ore::NV("Align", AI.getAlign().value()) << ", scope ";
+    // The argument is the bare spelling (or "none"); the quotes are text.
+    if (D.S.Kind == Scope::Unspecified)
+      R << ore::NV("Scope", "none");
     else
-      R << ore::NV("Size", "dynamic") << " size";
-    R << ", align " << ore::NV("Align", AI.getAlign().value()) << ", scope "
-      << ore::NV("Scope", D.S.describe()) << ") ";
+      R << "'" << ore::NV("Scope", D.S.Spelling) << "'";
+    R << ") ";
     switch (D.Action) {
     case AllocaDecision::Demote:
       R << "moved to pool '"

@@ -12,6 +12,7 @@ packages=(
   libbenchmark-dev                                              # Google Benchmark micro benchmarks
   python3-matplotlib                                            # charts (benchmarks, build reports)
   pkg-config                                                    # the runtime's .pc file test
+  python3-yaml python3-pygments                                 # opt-viewer (remark records test)
 )
 
 missing=()

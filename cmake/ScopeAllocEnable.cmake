@@ -1,0 +1,148 @@
+# scopealloc_enable(): compile a target's C and C++ sources through the
+# ScopeAlloc pass and link the runtime. Included by ScopeAllocConfig.cmake;
+# usage is documented there.
+
+# Each `-mllvm <option>` pair is one SHELL: item, so that CMake's option
+# de-duplication cannot drop the second `-mllvm`.
+function(_scopealloc_add_mllvm target option)
+  target_compile_options(${target} PRIVATE
+    "$<$<COMPILE_LANGUAGE:C,CXX>:SHELL:-mllvm \"${option}\">")
+endfunction()
+
+# The plugin only loads into the clang it was built against.
+function(_scopealloc_check_compilers target)
+  get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  set(checked FALSE)
+  foreach(lang IN ITEMS C CXX)
+    if(NOT lang IN_LIST languages)
+      continue()
+    endif()
+    set(checked TRUE)
+    set(id "${CMAKE_${lang}_COMPILER_ID}")
+    set(version "${CMAKE_${lang}_COMPILER_VERSION}")
+    string(REGEX MATCH "^[0-9]+" major "${version}")
+    if(lang STREQUAL "C")
+      set(suggest clang)
+      set(wrapper "${SCOPEALLOC_CLANG}")
+    else()
+      set(suggest clang++)
+      set(wrapper "${SCOPEALLOC_CLANGXX}")
+    endif()
+    if(NOT id STREQUAL "Clang" OR NOT major STREQUAL "${SCOPEALLOC_LLVM_MAJOR}")
+      message(FATAL_ERROR
+        "scopealloc_enable(${target}): the ${lang} compiler ${CMAKE_${lang}_COMPILER} "
+        "is ${id} ${version}, but the ScopeAlloc plugin (${SCOPEALLOC_PLUGIN}) only "
+        "loads into clang ${SCOPEALLOC_LLVM_MAJOR}. Configure with "
+        "-DCMAKE_${lang}_COMPILER=${suggest}-${SCOPEALLOC_LLVM_MAJOR} "
+        "or with the wrapper ${wrapper}.")
+    endif()
+  endforeach()
+  if(NOT checked)
+    message(FATAL_ERROR "scopealloc_enable(${target}): the project enables neither C nor CXX")
+  endif()
+endfunction()
+
+function(scopealloc_enable target)
+  set(one_value POLICY TARGET_TAG MAX_STACK_ALLOCA FRAME_BUDGET DYNAMIC POOL REPORT_DIR)
+  cmake_parse_arguments(PARSE_ARGV 1 SA "" "${one_value}" "OPTIONS")
+  set(where "scopealloc_enable(${target})")
+  if(NOT TARGET ${target})
+    message(FATAL_ERROR "${where}: no target named '${target}'")
+  endif()
+  if(SA_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "${where}: unknown arguments: ${SA_UNPARSED_ARGUMENTS} "
+                        "(known: ${one_value} OPTIONS)")
+  endif()
+  foreach(key IN LISTS SA_KEYWORDS_MISSING_VALUES)
+    message(FATAL_ERROR "${where}: ${key} needs a value")
+  endforeach()
+  get_target_property(type ${target} TYPE)
+  if(type STREQUAL "INTERFACE_LIBRARY" OR type STREQUAL "UTILITY")
+    message(FATAL_ERROR "${where}: '${target}' is a ${type} target; it compiles nothing")
+  endif()
+  get_target_property(done ${target} SCOPEALLOC_ENABLED)
+  if(done)
+    message(FATAL_ERROR "${where}: ScopeAlloc is already enabled for '${target}'")
+  endif()
+  _scopealloc_check_compilers(${target})
+
+  # Values are checked here so that a typo fails at configure time, naming
+  # the argument, rather than in every compile.
+  foreach(key IN ITEMS MAX_STACK_ALLOCA FRAME_BUDGET)
+    if(DEFINED SA_${key} AND NOT SA_${key} MATCHES "^[0-9]+$")
+      message(FATAL_ERROR "${where}: ${key} must be a number of bytes, not '${SA_${key}}'")
+    endif()
+  endforeach()
+  if(DEFINED SA_DYNAMIC AND NOT SA_DYNAMIC MATCHES "^(keep|demote|reject)$")
+    message(FATAL_ERROR "${where}: DYNAMIC must be keep, demote or reject, not '${SA_DYNAMIC}'")
+  endif()
+  if(DEFINED SA_POOL AND NOT SA_POOL MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+    message(FATAL_ERROR "${where}: POOL must be a C identifier, not '${SA_POOL}'")
+  endif()
+
+  set(depends "${SCOPEALLOC_PLUGIN}")
+  if(DEFINED SA_POLICY)
+    get_filename_component(policy "${SA_POLICY}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${policy}" OR IS_DIRECTORY "${policy}")
+      message(FATAL_ERROR "${where}: policy file '${policy}' does not exist")
+    endif()
+    list(APPEND depends "${policy}")
+  endif()
+
+  # The scopealloc-clang wrappers already load the plugin; loading it twice
+  # would run the pass twice.
+  set(wrapped TRUE)
+  foreach(lang IN ITEMS C CXX)
+    if(CMAKE_${lang}_COMPILER AND NOT CMAKE_${lang}_COMPILER MATCHES "/scopealloc-clang(\\+\\+)?$")
+      set(wrapped FALSE)
+    endif()
+  endforeach()
+  if(NOT wrapped)
+    target_compile_options(${target} PRIVATE
+      "$<$<COMPILE_LANGUAGE:C,CXX>:SHELL:\"-fpass-plugin=${SCOPEALLOC_PLUGIN}\" \"-fplugin=${SCOPEALLOC_PLUGIN}\">")
+  endif()
+  if(DEFINED SA_POLICY)
+    _scopealloc_add_mllvm(${target} "-scope-alloc-policy=${policy}")
+  endif()
+  if(DEFINED SA_TARGET_TAG)
+    _scopealloc_add_mllvm(${target} "-scope-alloc-target=${SA_TARGET_TAG}")
+  endif()
+  foreach(pair IN ITEMS MAX_STACK_ALLOCA:max-stack-alloca FRAME_BUDGET:frame-budget
+                        DYNAMIC:dynamic POOL:pool)
+    string(REPLACE ":" ";" pair "${pair}")
+    list(GET pair 0 key)
+    list(GET pair 1 option)
+    if(DEFINED SA_${key})
+      _scopealloc_add_mllvm(${target} "-scope-alloc-${option}=${SA_${key}}")
+    endif()
+  endforeach()
+  if(DEFINED SA_REPORT_DIR)
+    # The trailing slash selects the plugin's directory mode: one uniquely
+    # named JSON report per compiled file.
+    get_filename_component(report_dir "${SA_REPORT_DIR}" ABSOLUTE
+                           BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+    _scopealloc_add_mllvm(${target} "-scope-alloc-report=${report_dir}/")
+  endif()
+  foreach(option IN LISTS SA_OPTIONS)
+    _scopealloc_add_mllvm(${target} "${option}")
+  endforeach()
+
+  # Properties rather than target_link_libraries(), which would clash with a
+  # project that uses its keyword-less form for the same target.
+  set_property(TARGET ${target} APPEND PROPERTY LINK_LIBRARIES ScopeAlloc::runtime)
+  if(type STREQUAL "STATIC_LIBRARY" OR type STREQUAL "OBJECT_LIBRARY")
+    set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_LIBRARIES
+                 "$<LINK_ONLY:ScopeAlloc::runtime>")
+  endif()
+
+  # A new policy or plugin must recompile the target's objects, as a changed
+  # header would: clang lists them in each object's depfile (the one Ninja
+  # and Makefiles read), so this holds for this target only and for sources
+  # added later. (OBJECT_DEPENDS is per source file and directory, so it
+  # would also rebuild other targets compiling the same file.)
+  foreach(file IN LISTS depends)
+    target_compile_options(${target} PRIVATE
+      "$<$<COMPILE_LANGUAGE:C,CXX>:SHELL:-Xclang \"-fdepfile-entry=${file}\">")
+  endforeach()
+  set_target_properties(${target} PROPERTIES SCOPEALLOC_ENABLED TRUE)
+endfunction()

@@ -1,7 +1,9 @@
 //===- ScopeAllocPass.cpp - Decide where stack buffers live ---------------===//
 #include "ScopeAllocPass.h"
+#include "AllocaDecision.h"
 #include "AllocaDemotion.h"
 #include "Diagnostics.h"
+#include "Report.h"
 #include "ResumePoints.h"
 #include "Scope.h"
 #include "StackPolicy.h"
@@ -57,17 +59,6 @@ struct StatisticsAtExit {
                    S->getDebugType(), S->getDesc());
   }
 } PrintStatisticsAtExit;
-
-struct AllocaDecision {
-  enum ActionTy { Keep, Demote, Pinned, Rejected };
-  AllocaInst *Alloca;
-  Scope S;
-  ActionTy Action = Keep;
-  std::optional<uint64_t> Size; ///< bytes, when known at compile time
-  std::string Pool;             ///< where it moves; empty = workspace
-  std::string Reason;           ///< why, for the remark
-  std::string Rule;             ///< short rule id, a remark argument
-};
 
 /// Why \p AI can never move, or an empty string.
 static std::string whyPinned(const AllocaInst &AI, const DataLayout &DL) {
@@ -441,14 +432,29 @@ static void countDecision(const AllocaDecision &D) {
   }
 }
 
-/// Decides and rewrites one function; true when it changed.
-static bool runOnFunction(Function &F, FunctionAnalysisManager &FAM) {
+/// Decides and rewrites one function; true when it changed. Records the
+/// decisions in \p Report when a report was asked for.
+static bool runOnFunction(Function &F, FunctionAnalysisManager &FAM,
+                          ModuleReport *Report) {
   std::optional<StackPolicy> Policy = policyForFunction(F);
-  if (!Policy || !Policy->Enabled)
+  if (!Policy) {
+    if (Report)
+      Report->addFailedFunction(F);
+    return false; // the policy error was reported
+  }
+  if (!Policy->Enabled) {
+    if (Report)
+      Report->addUnhandledFunction();
     return false;
+  }
   FunctionPlanner Planner(F, *Policy);
-  if (!Planner.plan())
+  if (!Planner.plan()) {
+    if (Report)
+      Report->addFailedFunction(F);
     return false; // errors were reported; nothing is half-rewritten
+  }
+  if (Report)
+    Report->addFunction(F, *Policy, Planner.Decisions);
 
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
   SmallVector<DemotionRequest, 8> Requests;
@@ -471,15 +477,20 @@ PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (!checkModulePolicy(M))
     return PreservedAnalyses::all(); // the error stops the compilation
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  std::optional<ModuleReport> Report;
+  if (reportRequested())
+    Report.emplace(M);
   bool Changed = false;
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
-    if (runOnFunction(F, FAM)) {
+    if (runOnFunction(F, FAM, Report ? &*Report : nullptr)) {
       Changed = true;
       FAM.invalidate(F, PreservedAnalyses::none());
     }
   }
+  if (Report)
+    Report->write();
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

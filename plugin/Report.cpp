@@ -293,11 +293,15 @@ static std::string reportFile(const Module &M) {
   }
   // <source file stem>-<8 random hex digits>.json: readable and unique.
   std::string Stem = sys::path::stem(M.getSourceFileName()).str();
+  if (Stem == "-" || Stem == "<stdin>")
+    Stem = "stdin";
   for (char &C : Stem)
     if (!isAlnum(C) && C != '-' && C != '_' && C != '.')
       C = '_';
   if (Stem.empty())
     Stem = "module";
+  if (Stem[0] == '-' || Stem[0] == '.')
+    Stem[0] = '_'; // no option-like or hidden names
   SmallString<256> Model(Path);
   sys::path::append(Model, Stem + "-%%%%%%%%.json");
   SmallString<256> Unique;

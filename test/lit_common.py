@@ -21,7 +21,7 @@ def configure(config, name, suffixes):
         [bin_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
     # Deterministic runtime behaviour regardless of the caller's environment.
     for var in ("SCOPEALLOC_STATS", "SCOPEALLOC_RESERVE", "SCOPEALLOC_FLAGS",
-                "SCOPEALLOC_COMPILER"):
+                "SCOPEALLOC_COMPILER", "SCOPEALLOC_REPORT_DIR"):
         config.environment.pop(var, None)
     plugin = config.scopealloc_plugin
     prefix = config.scopealloc_install_prefix

@@ -4,7 +4,7 @@
 # SCOPEALLOC_REPORT_DIR set, then summarised with scopealloc-report (text,
 # JSON and a PNG chart), and checked:
 #   - one report per compile step (one per object file make produced), all
-#     of schema version 1 and complete;
+#     of schema version 1, complete, and valid against docs/report-schema.json;
 #   - the decisions in the reports are the ones the remarks of the same
 #     compiles announced (-Rpass=scope-alloc; counted per decision);
 #   - known functions with plausible numbers: minigzip's gz_compress moves
@@ -76,9 +76,9 @@ cat "$work/summary.txt"
 echo
 echo "built in ${build_seconds}s; reports in $reports"
 
-python3 - "$tree" "$reports" "$log" "$work" <<'CHECK'
-import glob, json, os, re, sys
-tree, reports, log, work = sys.argv[1:]
+python3 - "$tree" "$reports" "$log" "$work" "$root" <<'CHECK'
+import glob, json, os, re, subprocess, sys
+tree, reports, log, work, root = sys.argv[1:]
 failures = []
 def check(cond, what):
     print("  %s %s" % ("ok  " if cond else "FAIL", what))
@@ -96,6 +96,13 @@ check(len(files) == len(objects),
       % (len(files), len(objects)))
 check(all(d["schema"] == "scopealloc-report" and d["version"] == 1
           and d["complete"] for d in docs), "all reports complete, schema version 1")
+validator = os.path.join(root, "test", "lit", "report", "Inputs", "validate.py")
+schema = os.path.join(root, "docs", "report-schema.json")
+valid = subprocess.run([sys.executable, validator, schema] + files,
+                       stdout=subprocess.PIPE, universal_newlines=True)
+check(valid.returncode == 0, "all reports match docs/report-schema.json"
+      + "".join("\n      " + l for l in valid.stdout.splitlines()
+                if l.startswith("invalid")))
 sources = {d["source_file"] for d in docs}
 expected = {os.path.basename(p)[:-2] + ".c" for p in glob.glob(os.path.join(tree, "*.c"))}
 check(expected <= {os.path.basename(s) for s in sources},

@@ -9,6 +9,7 @@
 ; RUN: python3 %S/Inputs/flatten.py %t/failed.json | FileCheck %s --check-prefix=FAILED
 ; RUN: %opt %loadplugin -passes=scope-alloc -disable-output -scope-alloc-report=%t/gpu.json %t/gpu.ll
 ; RUN: python3 %S/Inputs/flatten.py %t/gpu.json | FileCheck %s --check-prefix=GPU
+; RUN: python3 %S/Inputs/validate.py %srcroot/docs/report-schema.json %t/failed.json %t/gpu.json
 
 ; ERR: error: scope-alloc: in function 'bad': malformed !scope metadata
 ; FAILED: consistent

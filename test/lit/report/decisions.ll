@@ -1,9 +1,11 @@
 ; -scope-alloc-report=<file> writes one JSON document for the module: per
 ; function the policy in force, the totals, and every allocation with its
 ; decision, pool, rule and the remark's reason. Totals add up (flatten.py
-; checks them against the allocations before printing).
+; checks them against the allocations before printing), and the document
+; matches the shipped JSON Schema (docs/report-schema.json).
 ; RUN: %opt %loadplugin -passes=scope-alloc -disable-output -scope-alloc-report=%t.json %s 2>/dev/null
 ; RUN: python3 %S/Inputs/flatten.py %t.json | FileCheck %s
+; RUN: python3 %S/Inputs/validate.py %srcroot/docs/report-schema.json %t.json
 ; RUN: FileCheck %s --check-prefix=JSON < %t.json
 ; The report describes what the pass did: the same decisions with or without it.
 ; RUN: %opt %loadplugin -passes=scope-alloc -S %s | FileCheck %s --check-prefix=IR

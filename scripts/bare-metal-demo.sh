@@ -42,6 +42,8 @@ src=$root/examples/bare-metal
 target=(--target=thumbv7em-none-eabi -mcpu=cortex-m4 -mthumb)
 cflags=("${target[@]}" -std=c11 -ffreestanding -fno-builtin -nostdlib -O2 -g
         -ffunction-sections -fdata-sections -fstack-size-section -Wall -Wextra -Werror)
+# The built-in cortex-m target tag: 256-byte limit, 2048-byte frame budget.
+policy=(-mllvm -scope-alloc-target=cortex-m)
 qemu=(qemu-system-arm -M netduinoplus2 -display none -serial null -monitor none
       -semihosting-config enable=on,target=native)
 mkdir -p "$out/rt"
@@ -71,8 +73,8 @@ unexpected=$("$llvm/llvm-nm" -u rt/all.o | grep -v ' w ' |
 [ -z "$unexpected" ] || fail "the runtime needs symbols a bare-metal program does not have: $unexpected"
 "$llvm/llvm-size" libscopealloc_rt_thumbv7em.a | sed 's/^/  /'
 
-step "Demo through the plugin (scopealloc-clang ${target[*]} -O2)"
-"$prefix/bin/scopealloc-clang" "${cflags[@]}" -Rpass=scope-alloc \
+step "Demo through the plugin (scopealloc-clang ${target[*]} -O2 ${policy[*]})"
+"$prefix/bin/scopealloc-clang" "${cflags[@]}" "${policy[@]}" -Rpass=scope-alloc \
   -fno-diagnostics-show-option -c "$src/demo.c" -o demo.o 2>remarks.txt
 grep 'remark:' remarks.txt | sed -E 's/^.*demo\.c:/  demo.c:/'
 "$llvm/clang" "${cflags[@]}" -c "$src/startup.c" -o startup.o
@@ -127,12 +129,12 @@ echo "  stack frame of histogram_checksum (.stack_sizes): $sa_frame bytes with S
 
 step "Failure modes"
 # A default pool smaller than the 4 KiB frame: the default handler traps.
-"$prefix/bin/scopealloc-clang" "${cflags[@]}" -DDEMO_WORKSPACE_SIZE=1024 \
+"$prefix/bin/scopealloc-clang" "${cflags[@]}" "${policy[@]}" -DDEMO_WORKSPACE_SIZE=1024 \
   -c "$src/demo.c" -o small.o
 "$llvm/ld.lld" -T "$src/cortex-m4.ld" --gc-sections startup.o small.o \
   libscopealloc_rt_thumbv7em.a -o small.elf
 # No default pool at all: the link names the missing pool.
-"$prefix/bin/scopealloc-clang" "${cflags[@]}" -DDEMO_NO_WORKSPACE_POOL \
+"$prefix/bin/scopealloc-clang" "${cflags[@]}" "${policy[@]}" -DDEMO_NO_WORKSPACE_POOL \
   -c "$src/demo.c" -o nopool.o
 if "$llvm/ld.lld" -T "$src/cortex-m4.ld" --gc-sections startup.o nopool.o \
      libscopealloc_rt_thumbv7em.a -o nopool.elf 2>nopool.err; then

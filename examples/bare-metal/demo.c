@@ -1,8 +1,9 @@
 /* ScopeAlloc on bare metal: a Cortex-M4 program whose 4 KiB scratch buffer
  * the pass moves off the (small) stack into the default `workspace` pool, and
  * whose DMA frame comes from pool `dma` in SRAM2. No libc: board.h/startup.c
- * print through semihosting. scripts/bare-metal-demo.sh builds, checks and
- * runs it under QEMU (netduinoplus2: STM32F405, Cortex-M4).
+ * print through semihosting. scripts/bare-metal-demo.sh builds it with the
+ * built-in `cortex-m` target tag (-mllvm -scope-alloc-target=cortex-m),
+ * checks it and runs it under QEMU (netduinoplus2: STM32F405, Cortex-M4).
  *
  * Build flags that change it:
  *   -DDEMO_WORKSPACE_SIZE=N   size of the default pool (too small: the

@@ -13,6 +13,7 @@ packages=(
   python3-matplotlib                                            # charts (benchmarks, build reports)
   pkg-config                                                    # the runtime's .pc file test
   python3-yaml python3-pygments                                 # opt-viewer (remark records test)
+  qemu-system-arm                                               # runs the bare-metal (Cortex-M4) demo
 )
 
 missing=()

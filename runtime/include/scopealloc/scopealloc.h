@@ -55,6 +55,15 @@ typedef struct scopealloc_pool {
  * SCOPEALLOC_RESERVE=<bytes>[K|M|G]), committed on demand, unmapped when the
  * thread exits.
  *
+ * Freestanding (bare-metal) builds have no threads and no mmap: there the
+ * default pool is the named pool `workspace`, a fixed buffer the application
+ * places like any other pool, e.g.
+ *   SCOPEALLOC_DEFINE_POOL(workspace, 16384);
+ *   SCOPEALLOC_DEFINE_POOL_IN_SECTION(workspace, 16384, ".sram2");
+ * A program that uses the default pool without defining it fails to link
+ * with `undefined symbol: __scopealloc_pool_workspace`. It never grows; one
+ * thread of execution (interrupt handlers nest, so they may use it too).
+ *
  * __scopealloc_mark creates the thread's arena if needed, so a mark is always
  * a real position inside it and releasing is a single store of `cur` (the
  * inline fast path does exactly that, bypassing ASan poisoning and Valgrind

@@ -1,0 +1,63 @@
+/* The default workspace pool of freestanding (bare-metal) builds: the fixed
+ * buffer of the named pool `workspace`, which the application defines with
+ * SCOPEALLOC_DEFINE_POOL(workspace, SIZE) (or the _IN_SECTION/_OVER forms).
+ * The reference to __scopealloc_pool_workspace below is deliberate: a program
+ * whose code was demoted to the default pool but that defines no workspace
+ * fails to link, naming that symbol.
+ *
+ * Single-threaded: no TLS, no atomics (Cortex-M0 has none; others would need
+ * no libatomic either). Interrupt handlers nest like stack frames and the
+ * pass releases every frame it opens, so a handler running demoted code
+ * leaves `cur` where it found it; only the `high`/`allocs` counters may then
+ * miss an update. */
+#include "internal.h"
+
+#if SCOPEALLOC_HOSTED
+#error "fixed_default_pool.c is for -ffreestanding builds; hosted builds use thread_arena.c"
+#endif
+
+extern scopealloc_pool __scopealloc_pool_workspace;
+
+#define SA_POOL_NAME "workspace"
+
+void *__scopealloc_mark(void) { return __scopealloc_pool_workspace.cur; }
+
+static SA_COLD void *sa_fixed_alloc_fail(size_t size, size_t align) {
+  sa_fail(&__scopealloc_pool_workspace, SA_POOL_NAME,
+          (align & (align - 1)) ? SCOPEALLOC_REASON_BAD_ALIGNMENT
+                                : SCOPEALLOC_REASON_EXHAUSTED,
+          size, align, 0);
+}
+
+/* Hot path: sa_bump on the fixed buffer; it never grows. */
+void *__scopealloc_alloc(size_t size, size_t align) {
+  void *p;
+  if (SA_LIKELY(sa_bump(&__scopealloc_pool_workspace, size, align, &p)))
+    return p;
+  return sa_fixed_alloc_fail(size, align);
+}
+
+static SA_COLD void sa_fixed_release_slow(void *mark) {
+  scopealloc_pool *pool = &__scopealloc_pool_workspace;
+  if (!mark) /* the "empty" mark */
+    mark = pool->base;
+  if (!sa_release(pool, mark))
+    sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_BAD_RELEASE, 0, 0, mark);
+}
+
+/* Hot path: a single store of cur (plus the unsigned range check). */
+void __scopealloc_release(void *mark) {
+  if (SA_LIKELY(sa_release(&__scopealloc_pool_workspace, mark)))
+    return;
+  sa_fixed_release_slow(mark);
+}
+
+/* One thread: the thread's pool and the process's are the workspace. */
+void scopealloc_thread_stats(scopealloc_stats *out) {
+  scopealloc_pool_stats(&__scopealloc_pool_workspace, out);
+  out->name = SA_POOL_NAME;
+}
+
+void scopealloc_process_stats(scopealloc_stats *out) {
+  scopealloc_thread_stats(out);
+}

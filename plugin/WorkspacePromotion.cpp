@@ -18,6 +18,7 @@
 #include "StackPolicy.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
@@ -26,6 +27,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 #include <optional>
 #include <string>
@@ -201,8 +203,7 @@ bool Promoter::check(Candidate &C) {
   if (!(C.IsTVM ? checkTVM(C) : checkABI(C)))
     return false;
   if (C.Size > Policy.MaxStackAlloca && !C.S.requiresStack()) {
-    C.Reason =
-        std::to_string(C.Size) + " bytes exceed " + limitText();
+    C.Reason = std::to_string(C.Size) + " bytes exceed " + limitText();
     return false;
   }
   if (HasMustTail) {
@@ -392,16 +393,35 @@ PreservedAnalyses PromoteWorkspacePass::run(Function &F,
   if (!Policy || !Policy->Enabled)
     return PreservedAnalyses::all();
 
+  // Clang keeps `void *p = TVMBackendAllocWorkspace(...)` in a local slot
+  // until SROA, so the free would see a reload, not the call. mem2reg first,
+  // in the functions that make workspace calls only (not at -O0).
+  bool Changed = false;
+  if (!F.hasOptNone()) {
+    SmallVector<AllocaInst *, 16> Slots;
+    for (Instruction &I : F.getEntryBlock())
+      if (auto *AI = dyn_cast<AllocaInst>(&I); AI && isAllocaPromotable(AI))
+        Slots.push_back(AI);
+    if (!Slots.empty()) {
+      PromoteMemToReg(Slots, AM.getResult<DominatorTreeAnalysis>(F),
+                      &AM.getResult<AssumptionAnalysis>(F));
+      Changed = true;
+    }
+  }
+  auto Unchanged = [&] {
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  };
+
   Promoter P(F, *Policy);
   if (!P.collect())
-    return PreservedAnalyses::all();
+    return Unchanged();
   auto &ORE = AM.getResult<OptimizationRemarkEmitterAnalysis>(F);
   // Decide everything before rewriting anything.
   SmallVector<bool, 4> Promote;
   for (Candidate &C : P.Candidates)
     Promote.push_back(P.check(C));
 
-  bool Changed = false;
+  bool Promoted = false;
   for (auto [C, Yes] : zip(P.Candidates, Promote)) {
     std::string Name = describeValue(*C.Alloc);
     StringRef Callee = C.IsTVM ? TVMAlloc : ABIAlloc;
@@ -420,7 +440,7 @@ PreservedAnalyses PromoteWorkspacePass::run(Function &F,
         return Describe(OptimizationRemark(DEBUG_TYPE, "Promoted", Loc, BB));
       });
       P.promote(C);
-      Changed = true;
+      Promoted = true;
     } else {
       ORE.emit([&] {
         return Describe(
@@ -428,15 +448,15 @@ PreservedAnalyses PromoteWorkspacePass::run(Function &F,
       });
     }
   }
-  if (!Changed)
-    return PreservedAnalyses::all();
+  if (!Promoted)
+    return Unchanged();
   P.dropUnusedMarks();
   // `tail` promises that the callee does not touch this frame's allocas; a
   // promoted buffer may be passed on. Tail-call elimination adds it back
   // where it is still true.
   for (Instruction &I : instructions(F))
-    if (auto *CI = dyn_cast<CallInst>(&I); CI && CI->isTailCall() &&
-                                           !CI->isMustTailCall())
+    if (auto *CI = dyn_cast<CallInst>(&I);
+        CI && CI->isTailCall() && !CI->isMustTailCall())
       CI->setTailCallKind(CallInst::TCK_None);
   return PreservedAnalyses::none();
 }

@@ -39,13 +39,13 @@ def panel(ax, section):
         if r["target"]:
             ax.plot([r["target"]] * 2, [y - 0.4, y + 0.4], color="black",
                     linewidth=2)
-        value = (f"{r['value']:.2f} ns" if unit == "ns/call"
+        value = (f"{r['value']:.2f} ns" if unit.startswith("ns")
                  else f"{r['value']:.2f} s")
         ax.text(r["ratio"], y, f"  {r['ratio']:.3f}×  ({value})",
                 va="center", fontsize=8)
     ax.set_title(section["title"], fontsize=10, loc="left")
-    ax.set_xlabel(f"time relative to the {section['baseline']} variant"
-                  + (" (CPU time)" if unit != "ns/call" else ""), fontsize=8)
+    ax.set_xlabel(f"CPU time relative to the {section['baseline']} variant",
+                  fontsize=8)
     ax.tick_params(labelsize=8)
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Times several commands in interleaved rounds and writes the per-run and
-median wall and CPU (user + system) times as JSON.
+median (and least) wall and CPU (user + system) times as JSON.
 
     interleave.py --rounds 5 --out FILE.json [--warmup 1] [--log FILE]
                   NAME=COMMAND NAME=COMMAND ...
@@ -26,10 +26,10 @@ def run_once(argv, log):
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=log)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
+    code = proc.returncode = os.waitstatus_to_exitcode(status)  # reaped
+    if code != 0:
         sys.exit(f"interleave.py: `{shlex.join(argv)}` failed with exit "
-                 f"status {proc.returncode}")
+                 f"status {code}")
     return wall, usage.ru_utime + usage.ru_stime
 
 
@@ -72,6 +72,8 @@ def main():
             "runs": runs[name],
             "wall_s": statistics.median(x["wall_s"] for x in runs[name]),
             "cpu_s": statistics.median(x["cpu_s"] for x in runs[name]),
+            "min_wall_s": min(x["wall_s"] for x in runs[name]),
+            "min_cpu_s": min(x["cpu_s"] for x in runs[name]),
         })
     with open(args.out, "w") as out:
         json.dump(result, out, indent=2)

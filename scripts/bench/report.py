@@ -68,8 +68,9 @@ def micro_section(raw, fast_path):
         is_median = b.get("aggregate_name") == "median"
         if is_median or (b.get("run_type") == "iteration" and name not in times):
             assert b["time_unit"] == "ns", b["time_unit"]
-            times[name] = b["real_time"]
-    note = "median over repetitions, interleaved in random order"
+            times[name] = b["cpu_time"]
+    note = ("median over repetitions interleaved in random order, CPU "
+            "time per call")
     if not fast_path:
         note += ("; this plugin has no inline fast path yet, so both "
                  "demoted variants call the runtime")
@@ -78,7 +79,7 @@ def micro_section(raw, fast_path):
         if row["name"] == "demoted_inline" and not fast_path:
             row["label"] += " (n/a: calls)"
     return {"id": "micro", "title": "call of a function with a 2 KiB buffer",
-            "unit": "ns/call", "baseline": "stack", "note": note,
+            "unit": "ns CPU/call", "baseline": "stack", "note": note,
             "rows": rows}
 
 
@@ -117,7 +118,7 @@ def cpu_model():
 
 
 def fmt_value(row, unit):
-    if unit == "ns/call":
+    if unit == "ns CPU/call":
         return f"{row['value']:.2f} ns"
     return f"{row['value']:.2f} s ({row['wall_s']:.2f} s wall)"
 
@@ -128,7 +129,7 @@ def markdown(results):
              f"{meta['cpu']}, {meta['clang']}, load average "
              f"{meta['load_before']} before / {meta['load_after']} after, "
              f"{meta['seconds']} s in all)", "",
-             "| benchmark | variant | time | ratio | target | |",
+             "| benchmark | variant | CPU time | ratio | target | |",
              "|---|---|---:|---:|---:|---|"]
     for s in results["sections"]:
         first = True

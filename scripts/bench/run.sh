@@ -9,16 +9,18 @@
 #                policy and at limit 0, run in interleaved rounds;
 #   --compile    compile time of the SQLite amalgamation at -O2 without and
 #                with the plugin (default policy, limit 0).
-# Without a selection it runs all three. --quick: fewer rounds and a smaller
-# speedtest1, to check that everything works (the figures are then rough).
-# --chart PNG: where the chart goes (default <out>/bench.png).
-# --out DIR: where results go (default <build>/bench, <build> being
-# $SCOPEALLOC_BUILD_DIR or build/). --no-build: use the existing build.
-#
-# Writes <out>/results.json, prints a Markdown table (with the
-# targets, PASS/MISS) and draws the chart with scripts/bench/chart.py.
-# Builds and installs ScopeAlloc first (scripts/build.sh) unless --no-build. The machine
-# should be otherwise idle: the load average is recorded with the results.
+# Without a selection it runs all three. Options:
+#   --quick      fewer rounds and a smaller speedtest1, to check that
+#                everything works (the figures are then rough);
+#   --chart PNG  where the chart goes (default <out>/bench.png);
+#   --out DIR    where results go (default <build>/bench, <build> being
+#                $SCOPEALLOC_BUILD_DIR or build/);
+#   --no-build   use the existing build instead of running scripts/build.sh.
+# Writes <out>/results.json, prints a Markdown table (targets, PASS/MISS)
+# and draws the chart with scripts/bench/chart.py. The machine should be
+# otherwise idle: the load average is recorded with the results. On 2 cores
+# the full run takes about 10 minutes (most of it 15 compiles of sqlite3.c),
+# --quick about 3.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${SCOPEALLOC_BUILD_DIR:-$root/build}

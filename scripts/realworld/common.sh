@@ -119,6 +119,24 @@ rw_fetch_source() {
   echo "$dir/$tree"
 }
 
+# rw_sqlite_amalgamation SRC: prints the directory holding sqlite3.c,
+# sqlite3.h and shell.c, generated from the SQLite source tree SRC with its
+# own ./configure && make (the Debian source carries no amalgamation; this
+# needs tclsh), once per tree: cached in $RW_WORK/src/sqlite3/amalgamation.
+rw_sqlite_amalgamation() {
+  local src=$1 amalg=$RW_WORK/src/sqlite3/amalgamation
+  if [ ! -f "$amalg/.done" ] || [ "$(cat "$amalg/.done")" != "$src" ]; then
+    rw_ensure_packages tcl make
+    rw_log "generating the SQLite amalgamation"
+    rm -rf "$amalg" && mkdir -p "$amalg"
+    (cd "$amalg" &&
+      rw_run "$amalg/gen.log" "$src/configure" --disable-tcl CC="$RW_CLANG" &&
+      rw_run "$amalg/gen.log" make -j"$RW_JOBS" sqlite3.c shell.c) || return 1
+    echo "$src" > "$amalg/.done"
+  fi
+  echo "$amalg"
+}
+
 # rw_fresh_tree SRC DEST: a fresh copy of a source tree to build in.
 rw_fresh_tree() {
   rm -rf "$2" && mkdir -p "$(dirname "$2")" && cp -a "$1" "$2"

@@ -30,18 +30,9 @@ defs="-DSQLITE_SECURE_DELETE -DSQLITE_ENABLE_COLUMN_METADATA -DSQLITE_ENABLE_FTS
  -DSQLITE_ENABLE_MATH_FUNCTIONS -fno-strict-aliasing"
 
 # The amalgamation, generated once per source tree.
-amalg=$RW_WORK/src/sqlite3/amalgamation
-if [ ! -f "$amalg/.done" ] || [ "$(cat "$amalg/.done")" != "$src" ]; then
-  rw_ensure_packages tcl make
-  rw_log "generating the SQLite amalgamation"
-  rm -rf "$amalg" && mkdir -p "$amalg"
-  if ! (cd "$amalg" &&
-        rw_run "$amalg/gen.log" "$src/configure" --disable-tcl CC="$RW_CLANG" &&
-        rw_run "$amalg/gen.log" make -j"$RW_JOBS" sqlite3.c shell.c); then
-    rw_record $program "all" "FAIL(amalgamation)"
-    exit 1
-  fi
-  echo "$src" > "$amalg/.done"
+if ! amalg=$(rw_sqlite_amalgamation "$src"); then
+  rw_record $program "all" "FAIL(amalgamation)"
+  exit 1
 fi
 
 # All builds at once, so that make -j overlaps the slow sqlite3.c compiles

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Checks that the frame benchmark's variants were built as their names say,
+# from their object files:
+#   frame_stack           a stack frame that holds the buffer, no runtime;
+#   frame_demoted_inline  a small frame, the workspace runtime referenced
+#                         (with the inline fast path: the thread's pool,
+#                         __scopealloc_tls_pool);
+#   frame_demoted_call    a small frame, __scopealloc_alloc called, the
+#                         thread's pool not touched inline;
+#   frame_malloc          malloc and free called.
+# Usage: check_variants.sh LLVM_BIN_DIR OBJECT_DIR BUFFER_BYTES
+set -euo pipefail
+bin=$1 dir=$2 bytes=$3
+failed=0
+fail() { echo "FAIL: $*" >&2; failed=1; }
+
+# Largest constant the function's code subtracts from the stack pointer
+# (x86-64: sub $imm,%rsp; AArch64: sub sp, sp, #imm).
+frame_bytes() { # OBJECT
+  "$bin/llvm-objdump" -d --no-show-raw-insn "$1" |
+    awk 'match($0, /sub[lq]?[ \t]+\$0x[0-9a-f]+, *%rsp/) ||
+         match($0, /sub[ \t]+sp, sp, #0x[0-9a-f]+/) {
+           s = substr($0, RSTART, RLENGTH); sub(/.*0x/, "", s); sub(/[^0-9a-f].*/, "", s)
+           v = 0
+           for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+           if (v > max) max = v
+         }
+         END { print max + 0 }'
+}
+undefined() { "$bin/llvm-nm" -u "$1" | awk '{print $NF}'; }
+refers() { undefined "$1" | grep -qx "$2"; }
+
+fast_path=$(sed -n 's/.*FRAME_BENCH_HAVE_FAST_PATH_OPTION \([01]\).*/\1/p' "$dir/frame_bench_config.h")
+# x86-64 leaf functions may keep 128 bytes below the stack pointer (red zone).
+stack_min=$((bytes - 128))
+small=256
+
+for v in stack demoted_inline demoted_call malloc; do
+  obj=$dir/frame_$v.o
+  [ -f "$obj" ] || { fail "$obj is missing"; continue; }
+  size=$(frame_bytes "$obj")
+  echo "frame_$v: stack frame $size bytes; undefined: $(undefined "$obj" | tr '\n' ' ')"
+  case $v in
+    stack)
+      [ "$size" -ge "$stack_min" ] || fail "frame_stack's frame is $size bytes, expected >= $stack_min"
+      if undefined "$obj" | grep -q '^__scopealloc'; then fail "frame_stack refers to the runtime"; fi ;;
+    demoted_*)
+      [ "$size" -le "$small" ] || fail "frame_$v's frame is $size bytes, expected the buffer demoted (<= $small)" ;;&
+    demoted_inline)
+      if [ "$fast_path" = 1 ]; then
+        refers "$obj" __scopealloc_tls_pool || fail "frame_demoted_inline does not use __scopealloc_tls_pool (no inline fast path)"
+      else
+        refers "$obj" __scopealloc_alloc || fail "frame_demoted_inline does not call __scopealloc_alloc"
+      fi ;;
+    demoted_call)
+      refers "$obj" __scopealloc_alloc || fail "frame_demoted_call does not call __scopealloc_alloc"
+      if refers "$obj" __scopealloc_tls_pool; then fail "frame_demoted_call uses the inline fast path"; fi ;;
+    malloc)
+      refers "$obj" malloc && refers "$obj" free || fail "frame_malloc does not call malloc and free" ;;
+  esac
+done
+[ "$fast_path" = 1 ] || echo "note: the plugin has no -scope-alloc-inline-fast-path option; both demoted variants call the runtime"
+exit $failed

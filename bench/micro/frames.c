@@ -1,0 +1,50 @@
+/* The function under test of the frame benchmark: one call with a 2 KiB
+ * buffer that does a little real work on it. bench/CMakeLists.txt compiles
+ * this one file four times with clang -O2, each time under its own name
+ * (FRAME_FN), so that every variant runs exactly the same code:
+ *   frame_stack           plain clang: the buffer is in the stack frame;
+ *   frame_demoted_inline  the ScopeAlloc plugin at the default policy (a
+ *                         2 KiB buffer exceeds the hosted 1024-byte limit):
+ *                         the buffer comes from the workspace through the
+ *                         pass's inline fast path;
+ *   frame_demoted_call    the same with -scope-alloc-inline-fast-path=false:
+ *                         __scopealloc_mark/alloc/release calls;
+ *   frame_malloc          plain clang with FRAME_USE_MALLOC: malloc/free. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#ifndef FRAME_FN
+#error "define FRAME_FN, the name this variant is compiled under"
+#endif
+
+#ifndef FRAME_BUFFER_BYTES
+#define FRAME_BUFFER_BYTES 2048
+#endif
+#define FRAME_WORDS (FRAME_BUFFER_BYTES / sizeof(uint32_t))
+
+/* The compiler must assume the asm reads and writes the buffer, so it can
+ * neither delete the buffer nor keep its elements in registers. */
+static inline void escape(void *p) { __asm__ volatile("" : : "r"(p) : "memory"); }
+
+__attribute__((noinline)) uint32_t FRAME_FN(uint32_t seed) {
+#ifdef FRAME_USE_MALLOC
+  uint32_t *buf = malloc(FRAME_BUFFER_BYTES);
+  if (!buf)
+    abort();
+#else
+  uint32_t buf[FRAME_WORDS];
+#endif
+  /* A header, a trailer and two records somewhere in between, as a function
+   * that assembles a message in a scratch buffer would write. */
+  uint32_t a = seed % FRAME_WORDS, b = (seed * 7 + 3) % FRAME_WORDS;
+  buf[0] = seed;
+  buf[FRAME_WORDS - 1] = ~seed;
+  buf[a] = seed * 3;
+  buf[b] = seed + 11;
+  escape(buf);
+  uint32_t result = buf[0] ^ buf[FRAME_WORDS - 1] ^ (buf[a] + buf[b]);
+#ifdef FRAME_USE_MALLOC
+  free(buf);
+#endif
+  return result;
+}

@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Turns the raw outputs of scripts/bench/run.sh (micro.json from Google
+Benchmark, speedtest.json and compile.json from interleave.py,
+speedtest-stats.json) into results.json, with ratios against each
+benchmark's baseline and PASS/MISS against the targets of issue 5, and
+prints them as a Markdown table."""
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+
+# Targets: the most a variant may cost, as a ratio to the baseline.
+FRAME_TARGET = 1.30  # demoted frame (inline fast path) vs stack frame
+SPEEDTEST_TARGETS = {"default": 1.01, "limit0": 1.03}  # vs plain clang
+COMPILE_TARGET = 1.02  # sqlite3.c at -O2 with the plugin vs without
+
+MICRO_VARIANTS = [
+    ("stack", "stack buffer", None),
+    ("demoted_inline", "demoted, inline fast path", FRAME_TARGET),
+    ("demoted_call", "demoted, runtime calls", None),
+    ("malloc", "malloc/free", None),
+]
+SPEEDTEST_VARIANTS = [
+    ("plain", "plain clang -O2", None),
+    ("default", "scopealloc-clang, default policy", SPEEDTEST_TARGETS["default"]),
+    ("limit0", "scopealloc-clang, limit 0", SPEEDTEST_TARGETS["limit0"]),
+]
+COMPILE_VARIANTS = [
+    ("plain", "clang -O2", None),
+    ("plugin", "clang -O2 + plugin, default policy", COMPILE_TARGET),
+    ("plugin-limit0", "clang -O2 + plugin, limit 0", COMPILE_TARGET),
+]
+
+
+def load(path):
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
+def verdict(ratio, target):
+    if target is None:
+        return None
+    return "PASS" if ratio <= target else "MISS"
+
+
+def rows_for(variants, values, baseline, extra=lambda name: {}):
+    rows = []
+    for name, label, target in variants:
+        if name not in values:
+            continue
+        ratio = values[name] / values[baseline]
+        row = {"name": name, "label": label, "value": values[name],
+               "ratio": ratio, "target": target,
+               "verdict": verdict(ratio, target)}
+        row.update(extra(name))
+        rows.append(row)
+    return rows
+
+
+def micro_section(raw, fast_path):
+    times = {}
+    for b in raw["benchmarks"]:
+        name = b["run_name"].split("/", 1)[1]
+        is_median = b.get("aggregate_name") == "median"
+        if is_median or (b.get("run_type") == "iteration" and name not in times):
+            assert b["time_unit"] == "ns", b["time_unit"]
+            times[name] = b["cpu_time"]
+    note = ("median over repetitions interleaved in random order, CPU "
+            "time per call")
+    if not fast_path:
+        note += ("; this plugin has no inline fast path yet, so both "
+                 "demoted variants call the runtime")
+    rows = rows_for(MICRO_VARIANTS, times, "stack")
+    for row in rows:
+        if row["name"] == "demoted_inline" and not fast_path:
+            row["label"] += " (n/a: calls)"
+    return {"id": "micro", "title": "call of a function with a 2 KiB buffer",
+            "unit": "ns CPU/call", "baseline": "stack", "note": note,
+            "rows": rows}
+
+
+def timed_section(raw, ident, title, variants, baseline, note):
+    by_name = {v["name"]: v for v in raw["variants"]}
+    cpu = {n: v["cpu_s"] for n, v in by_name.items()}
+    wall = {n: v["wall_s"] for n, v in by_name.items()}
+    extra = lambda name: {"wall_s": wall[name],
+                          "wall_ratio": wall[name] / wall[baseline],
+                          "runs": by_name[name]["runs"],
+                          "command": by_name[name]["command"]}
+    return {"id": ident, "title": title, "unit": "s CPU", "baseline": baseline,
+            "note": note + f"; median of {raw['rounds']} interleaved rounds, "
+                           "ratio of CPU time (user + system)",
+            "rows": rows_for(variants, cpu, baseline, extra)}
+
+
+def tool_version(clang):
+    try:
+        out = subprocess.run([clang, "--version"], capture_output=True,
+                             text=True, check=True).stdout
+        return out.splitlines()[0]
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def fmt_value(row, unit):
+    if unit == "ns CPU/call":
+        return f"{row['value']:.2f} ns"
+    return f"{row['value']:.2f} s ({row['wall_s']:.2f} s wall)"
+
+
+def markdown(results):
+    meta = results["meta"]
+    lines = [f"`{meta['command']}` ({meta['date']}, {meta['cpus']} × "
+             f"{meta['cpu']}, {meta['clang']}, load average "
+             f"{meta['load_before']} before / {meta['load_after']} after, "
+             f"{meta['seconds']} s in all)", "",
+             "| benchmark | variant | CPU time | ratio | target | |",
+             "|---|---|---:|---:|---:|---|"]
+    for s in results["sections"]:
+        first = True
+        for row in s["rows"]:
+            target = f"≤ {row['target']:.2f}×" if row["target"] else ""
+            lines.append(
+                f"| {s['title'] if first else ''} | {row['label']} | "
+                f"{fmt_value(row, s['unit'])} | {row['ratio']:.3f}× | "
+                f"{target} | {row['verdict'] or ''} |")
+            first = False
+    lines.append("")
+    for s in results["sections"]:
+        lines.append(f"- {s['title']}: {s['note']}.")
+    return "\n".join(lines)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--dir", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--command", required=True)
+    p.add_argument("--load-before", default="?")
+    p.add_argument("--load-after", default="?")
+    p.add_argument("--seconds", type=int, default=0)
+    p.add_argument("--fast-path", type=int, default=0)
+    p.add_argument("--speedtest-size", type=int, default=0)
+    p.add_argument("--clang", default="clang")
+    args = p.parse_args()
+
+    sections = []
+    micro = load(os.path.join(args.dir, "micro.json"))
+    if micro:
+        sections.append(micro_section(micro, args.fast_path))
+    speedtest = load(os.path.join(args.dir, "speedtest.json"))
+    if speedtest:
+        note = f"speedtest1 --memdb --size {args.speedtest_size}, SQLite from Debian's sqlite3 source package"
+        stats = load(os.path.join(args.dir, "speedtest-stats.json"))
+        s = timed_section(speedtest, "speedtest", "SQLite speedtest1",
+                          SPEEDTEST_VARIANTS, "plain", note)
+        if stats:
+            s["workspace"] = stats
+            s["note"] += (f"; workspace peak {stats['limit0']['peak_bytes']} "
+                          f"bytes at limit 0 ({stats['limit0']['allocs']} "
+                          f"allocations), {stats['default']['peak_bytes']} "
+                          f"bytes at the default policy "
+                          f"({stats['default']['allocs']} allocations)")
+        sections.append(s)
+    compile_raw = load(os.path.join(args.dir, "compile.json"))
+    if compile_raw:
+        sections.append(timed_section(
+            compile_raw, "compile", "compile sqlite3.c -O2", COMPILE_VARIANTS,
+            "plain", "clang -c of the SQLite amalgamation, plugin loaded with "
+            "-fpass-plugin and -fplugin"))
+    if not sections:
+        raise SystemExit(f"report.py: no benchmark results in {args.dir}")
+
+    results = {
+        "meta": {
+            "command": args.command,
+            "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
+            "cpus": os.cpu_count(), "cpu": cpu_model(),
+            "clang": tool_version(args.clang),
+            "load_before": args.load_before, "load_after": args.load_after,
+            "seconds": args.seconds, "inline_fast_path": bool(args.fast_path),
+        },
+        "sections": sections,
+    }
+    with open(args.out, "w") as f:
+        json.dump(results, f, indent=2)
+    print(markdown(results))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# Benchmarks of issue 5, each reporting ratios against a baseline measured in
+# the same run:
+#   --micro      a call of a function with a 2 KiB buffer: stack, demoted
+#                (inline fast path), demoted (runtime calls), malloc/free
+#                (build/bench/frame_bench, Google Benchmark);
+#   --speedtest  SQLite's speedtest1 (Debian source package sqlite3) built
+#                with plain clang -O2, scopealloc-clang -O2 at the default
+#                policy and at limit 0, run in interleaved rounds;
+#   --compile    compile time of the SQLite amalgamation at -O2 without and
+#                with the plugin (default policy, limit 0).
+# Without a selection it runs all three. Options:
+#   --quick      fewer rounds and a smaller speedtest1, to check that
+#                everything works (the figures are then rough);
+#   --chart PNG  where the chart goes (default <out>/bench.png);
+#   --out DIR    where results go (default <build>/bench, <build> being
+#                $SCOPEALLOC_BUILD_DIR or build/);
+#   --no-build   use the existing build instead of running scripts/build.sh.
+# Writes <out>/results.json, prints a Markdown table (targets, PASS/MISS)
+# and draws the chart with scripts/bench/chart.py. The machine should be
+# otherwise idle: the load average is recorded with the results. On 2 cores
+# the full run takes about 10 minutes (most of it 15 compiles of sqlite3.c),
+# --quick about 3.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${SCOPEALLOC_BUILD_DIR:-$root/build}
+out=$build/bench
+command_line="bash scripts/bench/run.sh${*:+ $*}"
+
+usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
+parts=() quick=0 chart= no_build=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --micro) parts+=(micro) ;;
+    --speedtest) parts+=(speedtest) ;;
+    --compile) parts+=(compile) ;;
+    --quick) quick=1 ;;
+    --chart) chart=${2:?--chart needs a file name}; shift ;;
+    --out) out=${2:?--out needs a directory}; shift ;;
+    --no-build) no_build=1 ;;
+    -h|--help) usage 0 ;;
+    *) echo "run.sh: unknown argument '$1'" >&2; usage 2 >&2 ;;
+  esac
+  shift
+done
+[ ${#parts[@]} -gt 0 ] || parts=(micro speedtest compile)
+chart=${chart:-$out/bench.png}
+case $chart in /*) ;; *) chart=$PWD/$chart ;; esac
+case $out in /*) ;; *) out=$PWD/$out ;; esac
+wants() { case " ${parts[*]} " in *" $1 "*) return 0 ;; esac; return 1; }
+
+if [ $quick = 1 ]; then
+  micro_reps=3 micro_min_time=0.1 st_size=50 st_rounds=3 cc_rounds=1
+else
+  micro_reps=10 micro_min_time=0.5 st_size=200 st_rounds=5 cc_rounds=5
+fi
+
+log() { printf '[bench] %s\n' "$*" >&2; }
+# Debian's python3, which has python3-matplotlib (not a pyenv or venv one).
+python=/usr/bin/python3
+[ -x $python ] || python=python3
+started=$(date +%s)
+[ $no_build = 1 ] || bash "$root/scripts/build.sh" >&2
+prefix=$build/install
+clang=/usr/lib/llvm-19/bin/clang
+plugin=$prefix/lib/ScopeAlloc.so
+limit0="-mllvm -scope-alloc-max-stack-alloca=0"
+mkdir -p "$out"
+rm -f "$out"/micro.json "$out"/speedtest.json "$out"/speedtest-stats.json "$out"/compile.json
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+log "load average before: $load_before"
+
+# The SQLite amalgamation (sqlite3.c) and speedtest1.c from the Debian
+# source package, with the real-world suite's helpers; cached in $out/src.
+sqlite_sources() {
+  export RW_ROOT=$root RW_PREFIX=$prefix RW_WORK=$out RW_CLANG=$clang
+  # shellcheck source=../realworld/common.sh
+  . "$root/scripts/realworld/common.sh"
+  src=$(rw_fetch_source sqlite3)
+  amalg=$(rw_sqlite_amalgamation "$src") || rw_die "could not generate the SQLite amalgamation"
+}
+
+if wants micro; then
+  log "micro: frame_bench, $micro_reps interleaved repetitions"
+  "$build/bench/frame_bench" --benchmark_repetitions=$micro_reps \
+    --benchmark_min_time=$micro_min_time --benchmark_enable_random_interleaving=true \
+    --benchmark_report_aggregates_only=true \
+    --benchmark_out="$out/micro.json" --benchmark_out_format=json >&2
+fi
+
+if wants speedtest; then
+  sqlite_sources
+  st=$out/speedtest
+  mkdir -p "$st"
+  # speedtest1 as upstream's Makefile builds it (ST_OPT), three ways; make
+  # rebuilds a variant when the compiler, plugin or runtime changed.
+  {
+    echo "all: plain/speedtest1 default/speedtest1 limit0/speedtest1"
+    for v in plain default limit0; do
+      case $v in
+        plain) cc=$clang flags= ;;
+        default) cc=$prefix/bin/scopealloc-clang flags= ;;
+        limit0) cc=$prefix/bin/scopealloc-clang flags=$limit0 ;;
+      esac
+      deps="$cc"
+      [ $v = plain ] || deps="$deps $plugin $prefix/lib/libscopealloc_rt.a"
+      echo "$v/%.o $v/speedtest1: FLAGS := -O2 -DSQLITE_OS_KV_OPTIONAL $flags"
+      echo "$v/sqlite3.o: $amalg/sqlite3.c $deps ; @mkdir -p $v && $cc \$(FLAGS) -I$amalg -c \$< -o \$@"
+      echo "$v/speedtest1.o: $src/test/speedtest1.c $deps ; @mkdir -p $v && $cc \$(FLAGS) -I$amalg -c \$< -o \$@"
+      echo "$v/speedtest1: $v/sqlite3.o $v/speedtest1.o ; $cc \$(FLAGS) -o \$@ \$^ -lm -lpthread -ldl"
+    done
+  } > "$st/Makefile"
+  log "speedtest: building speedtest1 (plain, default policy, limit 0)"
+  make -C "$st" -j"$(nproc)" -s >&2
+
+  # Workspace use (SCOPEALLOC_STATS=1), one run of each ScopeAlloc build.
+  for v in default limit0; do
+    SCOPEALLOC_STATS=1 "$st/$v/speedtest1" --memdb --size $st_size > /dev/null 2> "$st/$v/stats.log"
+  done
+  read -r d_peak d_allocs _ d_fails < <(rw_stats "$st/default/stats.log")
+  read -r l_peak l_allocs _ l_fails < <(rw_stats "$st/limit0/stats.log")
+  [ "${l_allocs:-0}" -gt 0 ] || rw_die "speedtest1 at limit 0 never used the workspace (plugin not applied?)"
+  printf '{"default": {"peak_bytes": %d, "allocs": %d, "failures": %d}, "limit0": {"peak_bytes": %d, "allocs": %d, "failures": %d}}\n' \
+    "$d_peak" "$d_allocs" "$d_fails" "$l_peak" "$l_allocs" "$l_fails" > "$out/speedtest-stats.json"
+  log "speedtest: workspace peak $l_peak bytes at limit 0 ($l_allocs allocations), $d_peak bytes at the default policy ($d_allocs)"
+
+  log "speedtest: speedtest1 --memdb --size $st_size, $st_rounds interleaved rounds after one warm-up round"
+  args="--memdb --size $st_size"
+  "$python" "$root/scripts/bench/interleave.py" --rounds $st_rounds --warmup 1 \
+    --out "$out/speedtest.json" --log "$st/run.log" \
+    "plain=$st/plain/speedtest1 $args" \
+    "default=$st/default/speedtest1 $args" \
+    "limit0=$st/limit0/speedtest1 $args"
+fi
+
+if wants compile; then
+  sqlite_sources
+  # The plugin loaded directly (as scopealloc-clang does), so that both
+  # sides run the same clang binary with the same arguments otherwise.
+  cflags="-O2 -DSQLITE_OS_KV_OPTIONAL -I$amalg -c $amalg/sqlite3.c -o /dev/null"
+  with_plugin="-fpass-plugin=$plugin -fplugin=$plugin"
+  log "compile: clang -O2 -c sqlite3.c, $cc_rounds interleaved rounds"
+  "$python" "$root/scripts/bench/interleave.py" --rounds $cc_rounds \
+    --out "$out/compile.json" --log "$out/compile.log" \
+    "plain=$clang $cflags" \
+    "plugin=$clang $with_plugin $cflags" \
+    "plugin-limit0=$clang $with_plugin $limit0 $cflags"
+fi
+
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+log "load average after: $load_after"
+fast_path=$(sed -n 's/.*FRAME_BENCH_HAVE_FAST_PATH_OPTION \([01]\).*/\1/p' \
+  "$build/bench/micro/frame_bench_config.h" 2>/dev/null || true)
+"$python" "$root/scripts/bench/report.py" --dir "$out" --out "$out/results.json" \
+  --command "$command_line" --load-before "$load_before" --load-after "$load_after" \
+  --seconds $(($(date +%s) - started)) --fast-path "${fast_path:-0}" \
+  --speedtest-size "$st_size" --clang "$clang"
+"$python" "$root/scripts/bench/chart.py" "$out/results.json" "$chart"
+log "results: $out/results.json, chart: $chart"

@@ -44,7 +44,7 @@ FunctionCallee RuntimeABI::function(StringRef Name, Type *Ret,
 
 /// struct scopealloc_pool of <scopealloc/scopealloc.h> (ABI version 2); the
 /// field numbers below are the ones the inline fast path touches.
-enum PoolField : unsigned { Cur = 0, Limit = 1, High = 2, Allocs = 6 };
+enum PoolField : unsigned { Cur = 0, High = 2, Allocs = 6 };
 
 StructType *RuntimeABI::poolType() {
   LLVMContext &C = M.getContext();
@@ -116,11 +116,15 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   Value *Pool = B.CreateThreadLocalAddress(TLS);
   Pool->setName("scopealloc.pool");
   Value *Cur = Load(B, Ptr, Pool, PtrAlign, "scopealloc.cur");
-  Value *LimitAddr = B.CreateStructGEP(PoolTy, Pool, PoolField::Limit);
-  Value *Limit = Load(B, Ptr, LimitAddr, PtrAlign, "scopealloc.limit");
-  // frame = align_up(cur); fits when frame + size <= limit. Pointers stay
+  // The bound is the pool's high-water mark, not its committed limit
+  // (high <= limit always): a frame that would set a new peak takes the slow
+  // path, which records it, so the fast path never updates the peak. Once a
+  // thread's usual depth has been reached, every frame fits under it.
+  Value *HighAddr = B.CreateStructGEP(PoolTy, Pool, PoolField::High);
+  Value *High = Load(B, Ptr, HighAddr, PtrAlign, "scopealloc.high");
+  // frame = align_up(cur); fits when frame + size <= high. Pointers stay
   // pointers (ptrmask, not inttoptr) so alias analysis keeps provenance. An
-  // arena-less thread has cur == limit == NULL: frame + size > NULL.
+  // arena-less thread has cur == high == NULL: frame + size > NULL.
   Value *Frame0 = B.CreateIntrinsic(
       Intrinsic::ptrmask, {Ptr, IntPtr},
       {B.CreateGEP(B.getInt8Ty(), Cur,
@@ -128,7 +132,7 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
        ConstantInt::get(IntPtr, -Alignment.value())});
   Value *End = B.CreateGEP(B.getInt8Ty(), Frame0,
                            ConstantInt::get(IntPtr, Size), "scopealloc.end");
-  Value *Fits = B.CreateICmpULE(End, Limit, "scopealloc.fits");
+  Value *Fits = B.CreateICmpULE(End, High, "scopealloc.fits");
 
   Instruction *FastTerm, *SlowTerm;
   SplitBlockAndInsertIfThenElse(Fits, Before, &FastTerm, &SlowTerm,
@@ -140,10 +144,6 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   IRBuilder<> Fast(FastTerm);
   Value *FastFrame = Frame0;
   Store(Fast, End, Pool, PtrAlign);
-  Value *HighAddr = Fast.CreateStructGEP(PoolTy, Pool, PoolField::High);
-  Value *High = Load(Fast, Ptr, HighAddr, PtrAlign, "scopealloc.high");
-  Value *Higher = Fast.CreateICmpUGT(End, High);
-  Store(Fast, Fast.CreateSelect(Higher, End, High), HighAddr, PtrAlign);
   Value *AllocsAddr = Fast.CreateStructGEP(PoolTy, Pool, PoolField::Allocs);
   Type *U64 = Fast.getInt64Ty();
   Value *Allocs = Load(Fast, U64, AllocsAddr, U64Align, "scopealloc.allocs");

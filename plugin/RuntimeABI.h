@@ -41,10 +41,12 @@ public:
 
   /// Emits, before \p Before in the entry block, the bump of one frame of
   /// \p Size bytes from the calling thread's default pool: load cur and
-  /// limit of __scopealloc_tls_pool, align, check the room, store the new
-  /// cur and keep `high` and `allocs` exact; the cold branch (no arena yet,
-  /// growth, exhaustion) calls __scopealloc_mark and __scopealloc_alloc.
-  /// Splits the entry block; \p Before starts the joined block.
+  /// the high-water mark of __scopealloc_tls_pool, align, check that the
+  /// frame stays under the mark, store the new cur and count the allocation;
+  /// the cold branch (no arena yet, a new peak, growth, exhaustion) calls
+  /// __scopealloc_frame_slow (or __scopealloc_mark and __scopealloc_alloc
+  /// where preserve_most is not available). Splits the entry block; \p
+  /// Before starts the joined block.
   InlineFrame inlineFrame(llvm::Instruction *Before, uint64_t Size,
                           llvm::Align Alignment);
   /// The inline release: a store of \p Mark to the pool's cur.

@@ -32,9 +32,9 @@ extern "C" {
 
 #define SCOPEALLOC_ABI_VERSION 2
 
-/* One LIFO arena. The first three fields and `allocs` are ABI: the
- * compiler's inline fast path bumps `cur` below `limit` and keeps `high` and
- * `allocs` up to date itself, so statistics stay exact without a call. */
+/* One LIFO arena. `cur`, `high` and `allocs` are ABI: the compiler's
+ * inline fast path bumps `cur` while it stays under `high` and counts the
+ * allocation itself, so statistics stay exact without a call. */
 typedef struct scopealloc_pool {
   char *cur;         /* next free byte (NULL: the thread has no arena yet) */
   char *limit;       /* end of usable memory; the slow path may raise it */
@@ -76,8 +76,11 @@ void __scopealloc_release(void *mark);
 /* The calling thread's default pool, for the inline fast path: `cur` and
  * `limit` are NULL until __scopealloc_mark or __scopealloc_alloc has created
  * the arena (and again after the thread's arena was returned at its exit), so
- * the fast path's single room check (align_up(cur) + size <= limit) also
- * sends a thread's first frame to the slow path. */
+ * the fast path's single check also sends a thread's first frame to the
+ * slow path. That check is align_up(cur) + size <= high, against the
+ * high-water mark rather than `limit` (high <= limit): a frame that would
+ * set a new peak goes through the runtime, which records it, so the fast
+ * path keeps the peak exact without updating it. */
 #if !defined(__STDC_HOSTED__) || __STDC_HOSTED__
 extern __thread scopealloc_pool __scopealloc_tls_pool;
 #endif

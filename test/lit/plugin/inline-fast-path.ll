@@ -1,6 +1,7 @@
-; The default pool's frame is bumped inline: one threadlocal pool, one room
-; check, a store of the new cur that keeps `high` and `allocs` exact, and a
-; cold branch into the runtime; every demoted static alloca is an offset into
+; The default pool's frame is bumped inline: one threadlocal pool, one check
+; that the frame stays under the pool's high-water mark (a new peak goes to
+; the runtime, which records it), a store of the new cur, the allocation
+; counted, and a cold branch into the runtime; every demoted static alloca is an offset into
 ; the one frame, and allocas that stay on the stack stay in the entry block.
 ; RUN: %opt %loadplugin -passes='scope-alloc,verify' -S %s | FileCheck %s
 ; RUN: sed -e 's/^target datalayout.*/target datalayout = "e-m:e-p:32:32-i64:64-n32-S128"/' \
@@ -22,20 +23,15 @@ declare void @use(ptr)
 ; CHECK-NEXT:    %small = alloca [16 x i8], align 4
 ; CHECK-NEXT:    %scopealloc.pool = call ptr @llvm.threadlocal.address.p0(ptr @__scopealloc_tls_pool)
 ; CHECK-NEXT:    %scopealloc.cur = load atomic ptr, ptr %scopealloc.pool monotonic, align 8
-; CHECK-NEXT:    [[LIMITP:%.*]] = getelementptr inbounds %scopealloc.pool, ptr %scopealloc.pool, i32 0, i32 1
-; CHECK-NEXT:    %scopealloc.limit = load atomic ptr, ptr [[LIMITP]] monotonic, align 8
+; CHECK-NEXT:    [[HIGHP:%.*]] = getelementptr inbounds %scopealloc.pool, ptr %scopealloc.pool, i32 0, i32 2
+; CHECK-NEXT:    %scopealloc.high = load atomic ptr, ptr [[HIGHP]] monotonic, align 8
 ; CHECK-NEXT:    [[UP:%.*]] = getelementptr i8, ptr %scopealloc.cur, i64 31
 ; CHECK-NEXT:    [[FRAME:%.*]] = call ptr @llvm.ptrmask.p0.i64(ptr [[UP]], i64 -32)
 ; CHECK-NEXT:    %scopealloc.end = getelementptr i8, ptr [[FRAME]], i64 6096
-; CHECK-NEXT:    %scopealloc.fits = icmp ule ptr %scopealloc.end, %scopealloc.limit
+; CHECK-NEXT:    %scopealloc.fits = icmp ule ptr %scopealloc.end, %scopealloc.high
 ; CHECK-NEXT:    br i1 %scopealloc.fits, label %scopealloc.fast, label %scopealloc.slow, !prof [[LIKELY:![0-9]+]]
 ; CHECK:       scopealloc.fast:
 ; CHECK-NEXT:    store atomic ptr %scopealloc.end, ptr %scopealloc.pool monotonic, align 8
-; CHECK-NEXT:    [[HIGHP:%.*]] = getelementptr inbounds %scopealloc.pool, ptr %scopealloc.pool, i32 0, i32 2
-; CHECK-NEXT:    %scopealloc.high = load atomic ptr, ptr [[HIGHP]] monotonic, align 8
-; CHECK-NEXT:    [[HIGHER:%.*]] = icmp ugt ptr %scopealloc.end, %scopealloc.high
-; CHECK-NEXT:    [[NEWHIGH:%.*]] = select i1 [[HIGHER]], ptr %scopealloc.end, ptr %scopealloc.high
-; CHECK-NEXT:    store atomic ptr [[NEWHIGH]], ptr [[HIGHP]] monotonic, align 8
 ; CHECK-NEXT:    [[ALLOCSP:%.*]] = getelementptr inbounds %scopealloc.pool, ptr %scopealloc.pool, i32 0, i32 6
 ; CHECK-NEXT:    %scopealloc.allocs = load atomic i64, ptr [[ALLOCSP]] monotonic, align 8
 ; CHECK-NEXT:    [[MORE:%.*]] = add i64 %scopealloc.allocs, 1

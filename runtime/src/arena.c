@@ -38,9 +38,16 @@ static inline void sa_disown_if_empty(scopealloc_pool *pool) {
     SA_STORE(&pool->owner, (const void *)0);
 }
 
-/* Relaxed: a thread that does not own the pool may take a mark too. */
+/* A thread that does not own the pool holds nothing in it, and the top may
+ * move under it (the owner's frames) before it claims the pool: its mark is
+ * NULL, "everything this thread holds", never a top it might later take for
+ * its own. */
 void *__scopealloc_pool_mark(scopealloc_pool *pool) {
-  return SA_LOAD_RELAXED(&pool->cur);
+#if SCOPEALLOC_SINGLE_THREADED
+  return pool->cur;
+#else
+  return SA_LOAD_RELAXED(&pool->owner) == sa_self() ? pool->cur : (void *)0;
+#endif
 }
 
 /* Cold: first allocation into an empty pool (takes ownership), a request from
@@ -86,19 +93,21 @@ void *__scopealloc_pool_alloc(scopealloc_pool *pool, size_t size,
   return sa_pool_alloc_slow(pool, size, align);
 }
 
-/* Cold: a release by a thread that does not own the pool, or a bad mark.
- * A thread that does not own the pool holds nothing in it, so the only
- * release it can mean is one to the current top, which changes nothing. It
- * must not store `cur` even then: the owner may be moving it right now. */
+/* Cold: the NULL mark, a release by a thread that does not own the pool,
+ * or a bad mark. A thread that does not own the pool holds nothing in it, so
+ * the releases it can mean, to NULL or to the current top, change nothing;
+ * it must not store `cur` even then: the owner may be moving it right now. */
 static SA_COLD void sa_pool_release_slow(scopealloc_pool *pool, void *mark) {
   const void *owner = SA_LOAD(&pool->owner);
   if (owner != sa_self()) {
-    if (mark == SA_LOAD_RELAXED(&pool->cur))
+    if (!mark || mark == SA_LOAD_RELAXED(&pool->cur))
       return;
     sa_fail(pool, sa_pool_name(pool),
             owner ? SCOPEALLOC_REASON_IN_USE : SCOPEALLOC_REASON_BAD_RELEASE,
             0, 0, mark);
   }
+  if (!mark) /* everything this thread holds: it owns the whole pool */
+    mark = pool->base;
   if (!sa_release(pool, mark))
     sa_fail(pool, sa_pool_name(pool), SCOPEALLOC_REASON_BAD_RELEASE, 0, 0,
             mark);

@@ -93,6 +93,8 @@ SA_HIDDEN SA_COLD void sa_hook_arena_created(scopealloc_pool *pool);
 /* A thread's arena is about to be unmapped (from `from` to reserve_end). */
 SA_HIDDEN SA_COLD void sa_hook_arena_unmapping(scopealloc_pool *pool,
                                                const void *from);
+/* Code built with the inline fast path runs under a tool that it bypasses. */
+SA_HIDDEN SA_COLD void sa_hook_inline_fast_path(void);
 /* This thread has just claimed the (empty) named pool. */
 SA_HIDDEN SA_COLD void sa_hook_claimed(scopealloc_pool *pool);
 

@@ -281,6 +281,8 @@ __scopealloc_frame_slow(size_t size, size_t align) {
   scopealloc_frame f;
   f.mark = __scopealloc_mark();
   f.frame = __scopealloc_alloc(size, align);
+  if (SA_UNLIKELY(sa_hooked() & SA_HOOK_VALGRIND))
+    sa_hook_inline_fast_path();
   return f;
 }
 

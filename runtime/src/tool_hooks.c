@@ -133,3 +133,21 @@ void sa_hook_claimed(scopealloc_pool *pool) {
     sa_valgrind_open(pool, pool->cur, (size_t)(pool->reserve_end - pool->cur));
 #endif
 }
+
+/* Only code built with the inline fast path calls __scopealloc_frame_slow
+ * (at least for every thread's first frame). Its other bumps and its
+ * releases do not call the runtime, so memcheck would miss reads of released
+ * buffers and see inline-bumped ones as NOACCESS: say so once, with the
+ * cure. */
+void sa_hook_inline_fast_path(void) {
+#if SA_VALGRIND
+  static unsigned char warned;
+  if (__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+    return;
+  VALGRIND_PRINTF_BACKTRACE(
+      "scopealloc: this code was built with the inline fast path, which "
+      "bypasses the runtime's memcheck client requests, so memcheck misses "
+      "or misreports errors in demoted buffers; rebuild it with -mllvm "
+      "-scope-alloc-inline-fast-path=false to run it under Valgrind\n");
+#endif
+}

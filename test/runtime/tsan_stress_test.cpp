@@ -163,15 +163,10 @@ TEST(TsanStress, NamedPoolsContendedAcrossThreads) {
         const bool allocate = rng() % 8 != 0, yield = rng() % 4 == 0;
         volatile bool releasing = false;
         if (setjmp(env) != 0) {
-          // Refused: another thread holds the pool, so this frame owns
-          // nothing in it. An allocation is refused as IN_USE; a release
-          // to a stale mark (a frame that did not allocate) as IN_USE, or
-          // as a bad release if the pool has emptied meanwhile.
-          bool expected =
-              !std::strcmp(t_failure.reason, SCOPEALLOC_REASON_IN_USE) ||
-              (releasing && !std::strcmp(t_failure.reason,
-                                         SCOPEALLOC_REASON_BAD_RELEASE));
-          if (!expected || (releasing && allocate))
+          // Refused: another thread holds the pool. Only an allocation may
+          // be; a release never is (this thread's mark is its own).
+          if (releasing ||
+              std::strcmp(t_failure.reason, SCOPEALLOC_REASON_IN_USE) != 0)
             wrong_reason++;
           refused[which]++;
           continue;
@@ -187,11 +182,12 @@ TEST(TsanStress, NamedPoolsContendedAcrossThreads) {
             if (p[i] != t)
               bad++;
         }
-        // Without an allocation the mark may be stale: a release to the top
-        // is a no-op (and must not store the top: the owner may be moving
-        // it), anything else is refused.
+        // The frame's release leaves the pool to the others: this thread
+        // holds nothing in it any more (its marks are NULL again).
         releasing = true;
         __scopealloc_pool_release(pool, m);
+        if (__scopealloc_pool_mark(pool) != nullptr)
+          bad++;
       }
       t_refused = nullptr;
     });

@@ -118,7 +118,10 @@ void __scopealloc_pool_release(scopealloc_pool *pool, void *mark);
 /* A named pool is a fixed buffer; it never grows. Like any LIFO arena it
  * serves one thread at a time: while non-empty it belongs to the thread that
  * allocated from it first (`owner`), and another thread's request is reported
- * through the exhaustion handler as SCOPEALLOC_REASON_IN_USE. */
+ * through the exhaustion handler as SCOPEALLOC_REASON_IN_USE. A mark taken
+ * by a thread that does not own the pool is NULL ("all this thread holds"),
+ * since the owner may move the top before this thread gets the pool; its
+ * release frees what the thread allocated since, or nothing. */
 
 #define SCOPEALLOC_POOL_ALIGN 64
 

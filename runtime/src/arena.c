@@ -114,11 +114,13 @@ static SA_COLD void sa_pool_release_slow(scopealloc_pool *pool, void *mark) {
   sa_disown_if_empty(pool);
 }
 
-/* Hot path: a store of cur, plus giving up ownership when the pool empties.
- * Only another thread moving cur, or a mark outside [base, cur], goes cold. */
+/* Hot path: a store of cur, plus giving up ownership when the pool empties
+ * (the NULL mark, the usual one of a frame that claimed the pool, is its
+ * base). Only a thread that does not own the pool, or a mark outside
+ * [base, cur], goes cold. */
 void __scopealloc_pool_release(scopealloc_pool *pool, void *mark) {
   if (SA_LIKELY(SA_LOAD_RELAXED(&pool->owner) == sa_self()) &&
-      SA_LIKELY(sa_release(pool, mark))) {
+      SA_LIKELY(sa_release(pool, mark ? mark : pool->base))) {
     sa_disown_if_empty(pool);
     return;
   }

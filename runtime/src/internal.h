@@ -66,12 +66,31 @@
  * cannot hide or expose the other. */
 #define SA_MIN_ALIGN 8
 
-/* Tools that watch the arena (tool_hooks.c): AddressSanitizer poisoning,
- * Valgrind memcheck client requests, ThreadSanitizer hand-over annotations.
- * sa_hooks says which are present; it is set by sa_hooks_init, which every
- * cold path that creates an arena or claims a named pool runs before the
- * first allocation, so the fast paths pay one load and an untaken branch. */
+/* The runtime is not built with ASan; these resolve only when the program is. */
+void __asan_poison_memory_region(void const volatile *addr, size_t size)
+    __attribute__((weak));
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size)
+    __attribute__((weak));
+
+static inline void sa_poison(const void *p, size_t n) {
+  if (__asan_poison_memory_region && n)
+    __asan_poison_memory_region(p, n);
+}
+static inline void sa_unpoison(const void *p, size_t n) {
+  if (__asan_unpoison_memory_region && n)
+    __asan_unpoison_memory_region(p, n);
+}
+
+/* Tools that watch the arena: AddressSanitizer poisoning, Valgrind memcheck
+ * client requests, ThreadSanitizer hand-over annotations. The fast paths
+ * pay one load and an untaken branch (sa_hooked) and call the cold hooks
+ * only when a tool is present. */
 enum { SA_HOOK_ASAN = 1, SA_HOOK_VALGRIND = 2, SA_HOOK_TSAN = 4 };
+
+#if SCOPEALLOC_HOSTED
+/* tool_hooks.c. sa_hooks says which tools are present; it is set by
+ * sa_hooks_init, which every cold path that creates an arena or claims a
+ * named pool runs before the first allocation. */
 extern unsigned char sa_hooks SA_HIDDEN;
 extern unsigned char sa_hooks_ready SA_HIDDEN;
 SA_HIDDEN SA_COLD void sa_hooks_init(void);
@@ -79,6 +98,7 @@ static inline void sa_hooks_ensure(void) {
   if (SA_UNLIKELY(!SA_LOAD_RELAXED(&sa_hooks_ready)))
     sa_hooks_init();
 }
+static inline unsigned sa_hooked(void) { return SA_LOAD_RELAXED(&sa_hooks); }
 /* [start, start + size) became part of the pool but holds no allocation. */
 SA_HIDDEN SA_COLD void sa_hook_commit(scopealloc_pool *pool, const void *start,
                                       size_t size);
@@ -97,31 +117,28 @@ SA_HIDDEN SA_COLD void sa_hook_arena_unmapping(scopealloc_pool *pool,
 SA_HIDDEN SA_COLD void sa_hook_inline_fast_path(void);
 /* This thread has just claimed the (empty) named pool. */
 SA_HIDDEN SA_COLD void sa_hook_claimed(scopealloc_pool *pool);
-
-/* The runtime is not built with ASan; these resolve only when the program is. */
-void __asan_poison_memory_region(void const volatile *addr, size_t size)
-    __attribute__((weak));
-void __asan_unpoison_memory_region(void const volatile *addr, size_t size)
-    __attribute__((weak));
-
-#if SCOPEALLOC_HOSTED
-static inline unsigned sa_hooked(void) { return SA_LOAD_RELAXED(&sa_hooks); }
 #else
-/* No OS, so no Valgrind and no TSan, and the fixed default pool has no cold
- * path to run sa_hooks_init in: ASan (on a host test) by its weak symbol. */
+/* Bare metal: no Valgrind, no TSan, no tool_hooks.c (the fixed default pool
+ * has no cold path to set sa_hooks in): ASan, for a host test of the
+ * freestanding library, by its weak symbol. */
+static inline void sa_hooks_ensure(void) {}
 static inline unsigned sa_hooked(void) {
   return __asan_poison_memory_region ? SA_HOOK_ASAN : 0;
 }
+static inline SA_COLD void sa_hook_alloc(scopealloc_pool *pool,
+                                         const void *cur, size_t pad,
+                                         const void *p, size_t size) {
+  (void)pool;
+  sa_poison(cur, pad);
+  sa_unpoison(p, size);
+}
+static inline SA_COLD void sa_hook_release(scopealloc_pool *pool,
+                                           const void *mark, size_t size) {
+  (void)pool;
+  sa_poison(mark, size);
+}
+static inline void sa_hook_claimed(scopealloc_pool *pool) { (void)pool; }
 #endif
-
-static inline void sa_poison(const void *p, size_t n) {
-  if (__asan_poison_memory_region && n)
-    __asan_poison_memory_region(p, n);
-}
-static inline void sa_unpoison(const void *p, size_t n) {
-  if (__asan_unpoison_memory_region && n)
-    __asan_unpoison_memory_region(p, n);
-}
 
 /* Fast path, a handful of instructions: align cur, check the fit without
  * overflow (cur <= limit always holds), bump, count. Fails (returns 0) on a

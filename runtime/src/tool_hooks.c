@@ -19,10 +19,13 @@
  * is present. */
 #include "internal.h"
 
+#if !SCOPEALLOC_HOSTED
+#error "tool_hooks.c is for hosted builds; freestanding ones inline the ASan hooks (internal.h)"
+#endif
+
 SA_PULL_IN_STATS();
 
-#if SCOPEALLOC_HOSTED && defined(SCOPEALLOC_HAVE_VALGRIND) &&                  \
-    SCOPEALLOC_HAVE_VALGRIND
+#if defined(SCOPEALLOC_HAVE_VALGRIND) && SCOPEALLOC_HAVE_VALGRIND
 #include <valgrind/memcheck.h>
 #define SA_VALGRIND 1
 #else

@@ -20,7 +20,7 @@
 #include "internal.h"
 
 #if !SCOPEALLOC_HOSTED
-#error "tool_hooks.c is for hosted builds; freestanding ones inline the ASan hooks (internal.h)"
+#error "tool_hooks.c is hosted-only; freestanding builds inline the ASan hooks"
 #endif
 
 SA_PULL_IN_STATS();
@@ -98,8 +98,8 @@ void sa_hook_release(scopealloc_pool *pool, const void *mark, size_t size) {
 #if SA_VALGRIND
   /* LIFO: what survives is exactly the allocations in [base, mark). */
   if ((sa_hooked() & SA_HOOK_VALGRIND) && size)
-    VALGRIND_MEMPOOL_TRIM(pool, pool->base, (size_t)((const char *)mark -
-                                                     pool->base));
+    VALGRIND_MEMPOOL_TRIM(pool, pool->base,
+                          (size_t)((const char *)mark - pool->base));
 #endif
   /* Emptying a named pool gives it up (sa_disown_if_empty): publish this
    * thread's use of the buffer to whoever claims it next. */

@@ -103,7 +103,8 @@ TEST(Fork, ChildGoesOnWithTheForkingThreadsArena) {
   });
   EXPECT_EQ(rc, 0);
   EXPECT_EQ(p[0], 'x');
-  EXPECT_EQ(__scopealloc_tls_pool.cur, p + 1000); // the child's moves stay there
+  // The child's moves stay in the child.
+  EXPECT_EQ(__scopealloc_tls_pool.cur, p + 1000);
   __scopealloc_release(m);
 }
 

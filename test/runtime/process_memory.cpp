@@ -43,8 +43,8 @@ sa_process_totals ProcessTotals() {
 
 bool IsMapped(const void *p) {
   uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-  void *start = reinterpret_cast<void *>(reinterpret_cast<uintptr_t>(p) &
-                                         ~(page - 1));
+  void *start =
+      reinterpret_cast<void *>(reinterpret_cast<uintptr_t>(p) & ~(page - 1));
   unsigned char vec[1];
   return mincore(start, 1, vec) == 0;
 }

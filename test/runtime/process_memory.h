@@ -12,9 +12,9 @@ extern "C" {
 }
 
 struct ProcessMemory {
-  size_t vm_size = 0;     // VmSize, bytes: every mapping, reserved or not
-  size_t vm_rss = 0;      // VmRSS, bytes: resident
-  size_t mappings = 0;    // lines of /proc/self/maps
+  size_t vm_size = 0;       // VmSize, bytes: every mapping, reserved or not
+  size_t vm_rss = 0;        // VmRSS, bytes: resident
+  size_t mappings = 0;      // lines of /proc/self/maps
   size_t huge_mappings = 0; // of which at least 1 GiB (an arena reservation)
 };
 

@@ -86,8 +86,10 @@ void sa_hook_alloc(scopealloc_pool *pool, const void *cur, size_t pad,
     sa_unpoison(p, size);
   }
 #if SA_VALGRIND
-  /* The padding stays NOACCESS: it was above the top until now. */
-  if (sa_hooked() & SA_HOOK_VALGRIND)
+  /* The padding stays NOACCESS: it was above the top until now. An empty
+   * allocation has nothing to access, and as a block it would overlap the
+   * next one at the same address, which memcheck calls a bad mempool. */
+  if ((sa_hooked() & SA_HOOK_VALGRIND) && size)
     VALGRIND_MEMPOOL_ALLOC(pool, p, size);
 #endif
 }

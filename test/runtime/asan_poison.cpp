@@ -60,6 +60,7 @@ int main(int argc, char **argv) {
         for (size_t size = 1; size < (3u << 20); size = size * 3 + 1) {
           char *p = static_cast<char *>(__scopealloc_alloc(size, 1 << (size % 7)));
           std::memset(p, round, size);
+          __scopealloc_alloc(0, 1); // empty: at the next one's address
         }
         __scopealloc_release(m);
       }
@@ -70,8 +71,10 @@ int main(int argc, char **argv) {
     scopealloc_pool *pool = &__scopealloc_pool_asan_pool;
     for (int round = 0; round < 3; ++round) {
       void *m = __scopealloc_pool_mark(pool);
-      for (size_t size = 1; size < 1000; size = size * 2 + 1)
+      for (size_t size = 1; size < 1000; size = size * 2 + 1) {
+        __scopealloc_pool_alloc(pool, 0, 1);
         std::memset(__scopealloc_pool_alloc(pool, size, 1), round, size);
+      }
       __scopealloc_pool_release(pool, m);
     }
     std::puts("clean ok");

@@ -71,7 +71,7 @@ void ReadStatistics(const std::atomic<bool> &stop, std::atomic<int> &bad) {
 }
 
 TEST(TsanStress, DefaultPoolsWithStatisticsReadersAndExitingThreads) {
-  constexpr int kWorkers = 24, kRounds = 400;
+  constexpr int kWorkers = 24, kRounds = 1500;
   std::atomic<bool> go{false}, stop{false};
   std::atomic<int> bad{0}, short_lived{0};
   scopealloc_stats before;
@@ -134,7 +134,7 @@ void JumpBack(const scopealloc_failure *f) {
 }
 
 TEST(TsanStress, NamedPoolsContendedAcrossThreads) {
-  constexpr int kThreads = 16, kRounds = 1500;
+  constexpr int kThreads = 16, kRounds = 4000;
   scopealloc_pool *pools[] = {&__scopealloc_pool_tsan_a,
                               &__scopealloc_pool_tsan_b};
   scopealloc_stats pool_before[2];

@@ -23,11 +23,12 @@ void sa_fail(scopealloc_pool *pool, const char *name, const char *reason,
   f.reason = reason;
   f.requested = size;
   f.alignment = align ? align : 1;
-  f.available = (size_t)(pool->reserve_end - pool->cur);
+  /* Relaxed loads: for IN_USE the pool is another thread's. */
+  f.available = (size_t)(pool->reserve_end - SA_LOAD_RELAXED(&pool->cur));
   f.peak = sa_peak(pool);
   f.capacity = (size_t)(pool->reserve_end - pool->base);
   f.mark = mark;
-  pool->failures++;
+  SA_COUNT_BUMP_SHARED(&pool->failures);
   sa_report(&f);
 }
 
@@ -37,13 +38,24 @@ static inline void sa_disown_if_empty(scopealloc_pool *pool) {
     SA_STORE(&pool->owner, (const void *)0);
 }
 
-void *__scopealloc_pool_mark(scopealloc_pool *pool) { return pool->cur; }
+/* A thread that does not own the pool holds nothing in it, and the top may
+ * move under it (the owner's frames) before it claims the pool: its mark is
+ * NULL, "everything this thread holds", never a top it might later take for
+ * its own. */
+void *__scopealloc_pool_mark(scopealloc_pool *pool) {
+#if SCOPEALLOC_SINGLE_THREADED
+  return pool->cur;
+#else
+  return SA_LOAD_RELAXED(&pool->owner) == sa_self() ? pool->cur : (void *)0;
+#endif
+}
 
 /* Cold: first allocation into an empty pool (takes ownership), a request from
  * another thread, or one that does not fit. */
 static SA_COLD void *sa_pool_alloc_slow(scopealloc_pool *pool, size_t size,
                                         size_t align) {
   const void *self = sa_self();
+  sa_hooks_ensure();
 #if !SCOPEALLOC_SINGLE_THREADED
   const void *owner = SA_LOAD(&pool->owner);
   if (owner != self) {
@@ -53,8 +65,12 @@ static SA_COLD void *sa_pool_alloc_slow(scopealloc_pool *pool, size_t size,
                                      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
       sa_fail(pool, sa_pool_name(pool), SCOPEALLOC_REASON_IN_USE, size, align,
               0);
+    if (sa_hooked())
+      sa_hook_claimed(pool);
   }
 #else
+  if (!pool->owner && sa_hooked())
+    sa_hook_claimed(pool);
   pool->owner = self;
 #endif
   void *p;
@@ -77,23 +93,58 @@ void *__scopealloc_pool_alloc(scopealloc_pool *pool, size_t size,
   return sa_pool_alloc_slow(pool, size, align);
 }
 
+/* Cold: the NULL mark, a release by a thread that does not own the pool,
+ * or a bad mark. A thread that does not own the pool holds nothing in it, so
+ * the releases it can mean, to NULL or to the current top, change nothing;
+ * it must not store `cur` even then: the owner may be moving it right now. */
 static SA_COLD void sa_pool_release_slow(scopealloc_pool *pool, void *mark) {
   const void *owner = SA_LOAD(&pool->owner);
-  if (owner && owner != sa_self() && mark != pool->cur)
-    sa_fail(pool, sa_pool_name(pool), SCOPEALLOC_REASON_IN_USE, 0, 0, mark);
+  if (owner != sa_self()) {
+    if (!mark || mark == SA_LOAD_RELAXED(&pool->cur))
+      return;
+    sa_fail(pool, sa_pool_name(pool),
+            owner ? SCOPEALLOC_REASON_IN_USE : SCOPEALLOC_REASON_BAD_RELEASE,
+            0, 0, mark);
+  }
+  if (!mark) /* everything this thread holds: it owns the whole pool */
+    mark = pool->base;
   if (!sa_release(pool, mark))
     sa_fail(pool, sa_pool_name(pool), SCOPEALLOC_REASON_BAD_RELEASE, 0, 0,
             mark);
   sa_disown_if_empty(pool);
 }
 
-/* Hot path: a store of cur, plus giving up ownership when the pool empties.
- * Only another thread moving cur, or a mark outside [base, cur], goes cold. */
+/* Hot path: a store of cur, plus giving up ownership when the pool empties
+ * (the NULL mark, the usual one of a frame that claimed the pool, is its
+ * base). Only a thread that does not own the pool, or a mark outside
+ * [base, cur], goes cold. */
 void __scopealloc_pool_release(scopealloc_pool *pool, void *mark) {
   if (SA_LIKELY(SA_LOAD_RELAXED(&pool->owner) == sa_self()) &&
-      SA_LIKELY(sa_release(pool, mark))) {
+      SA_LIKELY(sa_release(pool, mark ? mark : pool->base))) {
     sa_disown_if_empty(pool);
     return;
   }
   sa_pool_release_slow(pool, mark);
 }
+
+#if SCOPEALLOC_HOSTED && !SCOPEALLOC_SINGLE_THREADED
+/* fork: a pool owned by a thread that does not exist in the child would stay
+ * "in use" for good, and the thread that later reuses the dead thread's TLS
+ * block would pass for its owner. Empty it, as the child's copy of that
+ * thread's stack is abandoned. */
+static void sa_pool_forget_dead_owner(const scopealloc_pool *cpool, void *ctx) {
+  scopealloc_pool *pool = (scopealloc_pool *)cpool;
+  const void *owner = pool->owner;
+  (void)ctx;
+  if (!owner || owner == sa_self())
+    return;
+  if (sa_hooked())
+    sa_hook_release(pool, pool->base, (size_t)(pool->cur - pool->base));
+  pool->cur = pool->base;
+  pool->owner = 0;
+}
+
+void sa_pools_after_fork_child(void) {
+  scopealloc_for_each_pool(sa_pool_forget_dead_owner, 0);
+}
+#endif

@@ -1,5 +1,5 @@
 /* Private to the runtime: configuration, the bump/release fast paths shared by
- * the default and the named pools, and the ASan hooks. */
+ * the default and the named pools, and the hooks for ASan, Valgrind and TSan. */
 #ifndef SCOPEALLOC_INTERNAL_H
 #define SCOPEALLOC_INTERNAL_H
 
@@ -26,10 +26,33 @@
 #define SA_LOAD(p) (*(p))
 #define SA_LOAD_RELAXED(p) (*(p))
 #define SA_STORE(p, v) ((void)(*(p) = (v)))
+#define SA_STORE_RELAXED(p, v) ((void)(*(p) = (v)))
 #else
 #define SA_LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define SA_LOAD_RELAXED(p) __atomic_load_n((p), __ATOMIC_RELAXED) /* a mov */
 #define SA_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define SA_STORE_RELAXED(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#endif
+
+/* A pool's `cur`, `high` and counters change only in the thread using the
+ * pool, but statistics readers in other threads load them: the owner stores
+ * them relaxed-atomically (a plain mov) and readers load them the same way,
+ * so a reader sees each value whole, never torn. The 64-bit counters get
+ * this only where a 64-bit access is one instruction; 32-bit hosts keep them
+ * plain (a concurrent reader may see a torn count, never a wrong pointer). */
+#if SCOPEALLOC_SINGLE_THREADED || UINTPTR_MAX <= 0xffffffffu
+#define SA_COUNT_LOAD(p) (*(p))
+#define SA_COUNT_BUMP(p) ((void)++*(p))
+#define SA_COUNT_BUMP_SHARED(p) ((void)++*(p))
+#else
+#define SA_COUNT_LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+/* Single writer: a load and a store, no locked instruction. */
+#define SA_COUNT_BUMP(p)                                                       \
+  __atomic_store_n((p), __atomic_load_n((p), __ATOMIC_RELAXED) + 1,            \
+                   __ATOMIC_RELAXED)
+/* Several writers (failures of threads refused a pool they do not own). */
+#define SA_COUNT_BUMP_SHARED(p)                                                \
+  ((void)__atomic_fetch_add((p), 1, __ATOMIC_RELAXED))
 #endif
 
 #define SA_HIDDEN __attribute__((visibility("hidden")))
@@ -57,15 +80,65 @@ static inline void sa_unpoison(const void *p, size_t n) {
   if (__asan_unpoison_memory_region && n)
     __asan_unpoison_memory_region(p, n);
 }
-/* Out of line so that the fast paths stay leaf-like without ASan. */
-static SA_COLD void sa_asan_alloc(const void *cur, size_t pad, const void *p,
-                                  size_t size) {
-  sa_poison(cur, pad); /* alignment padding */
+
+/* Tools that watch the arena: AddressSanitizer poisoning, Valgrind memcheck
+ * client requests, ThreadSanitizer hand-over annotations. The fast paths
+ * pay one load and an untaken branch (sa_hooked) and call the cold hooks
+ * only when a tool is present. */
+enum { SA_HOOK_ASAN = 1, SA_HOOK_VALGRIND = 2, SA_HOOK_TSAN = 4 };
+
+#if SCOPEALLOC_HOSTED
+/* tool_hooks.c. sa_hooks says which tools are present; it is set by
+ * sa_hooks_init, which every cold path that creates an arena or claims a
+ * named pool runs before the first allocation. */
+extern unsigned char sa_hooks SA_HIDDEN;
+extern unsigned char sa_hooks_ready SA_HIDDEN;
+SA_HIDDEN SA_COLD void sa_hooks_init(void);
+static inline void sa_hooks_ensure(void) {
+  if (SA_UNLIKELY(!SA_LOAD_RELAXED(&sa_hooks_ready)))
+    sa_hooks_init();
+}
+static inline unsigned sa_hooked(void) { return SA_LOAD_RELAXED(&sa_hooks); }
+/* [start, start + size) became part of the pool but holds no allocation. */
+SA_HIDDEN SA_COLD void sa_hook_commit(scopealloc_pool *pool, const void *start,
+                                      size_t size);
+/* [p, p + size) was handed out; [cur, p) is alignment padding. */
+SA_HIDDEN SA_COLD void sa_hook_alloc(scopealloc_pool *pool, const void *cur,
+                                     size_t pad, const void *p, size_t size);
+/* Everything from mark up (size bytes, up to the old top) was released. */
+SA_HIDDEN SA_COLD void sa_hook_release(scopealloc_pool *pool, const void *mark,
+                                       size_t size);
+/* A thread's arena was created: [base, limit) is committed and empty. */
+SA_HIDDEN SA_COLD void sa_hook_arena_created(scopealloc_pool *pool);
+/* A thread's arena is about to be unmapped (from `from` to reserve_end). */
+SA_HIDDEN SA_COLD void sa_hook_arena_unmapping(scopealloc_pool *pool,
+                                               const void *from);
+/* Code built with the inline fast path runs under a tool that it bypasses. */
+SA_HIDDEN SA_COLD void sa_hook_inline_fast_path(void);
+/* This thread has just claimed the (empty) named pool. */
+SA_HIDDEN SA_COLD void sa_hook_claimed(scopealloc_pool *pool);
+#else
+/* Bare metal: no Valgrind, no TSan, no tool_hooks.c (the fixed default pool
+ * has no cold path to set sa_hooks in): ASan, for a host test of the
+ * freestanding library, by its weak symbol. */
+static inline void sa_hooks_ensure(void) {}
+static inline unsigned sa_hooked(void) {
+  return __asan_poison_memory_region ? SA_HOOK_ASAN : 0;
+}
+static inline SA_COLD void sa_hook_alloc(scopealloc_pool *pool,
+                                         const void *cur, size_t pad,
+                                         const void *p, size_t size) {
+  (void)pool;
+  sa_poison(cur, pad);
   sa_unpoison(p, size);
 }
-static SA_COLD void sa_asan_release(const void *mark, size_t size) {
+static inline SA_COLD void sa_hook_release(scopealloc_pool *pool,
+                                           const void *mark, size_t size) {
+  (void)pool;
   sa_poison(mark, size);
 }
+static inline void sa_hook_claimed(scopealloc_pool *pool) { (void)pool; }
+#endif
 
 /* Fast path, a handful of instructions: align cur, check the fit without
  * overflow (cur <= limit always holds), bump, count. Fails (returns 0) on a
@@ -80,12 +153,13 @@ static inline int sa_bump(scopealloc_pool *pool, size_t size, size_t align,
   if (SA_UNLIKELY((align & (align - 1)) | (pad > room) | (size > room - pad)))
     return 0;
   char *p = (char *)(cur + pad);
-  pool->cur = p + size;
-  if (pool->cur > pool->high)
-    pool->high = pool->cur;
-  pool->allocs++;
-  if (SA_UNLIKELY(__asan_unpoison_memory_region != 0))
-    sa_asan_alloc((const void *)cur, pad, p, size);
+  char *top = p + size;
+  SA_STORE_RELAXED(&pool->cur, top);
+  if (top > pool->high)
+    SA_STORE_RELAXED(&pool->high, top);
+  SA_COUNT_BUMP(&pool->allocs);
+  if (SA_UNLIKELY(sa_hooked()))
+    sa_hook_alloc(pool, (const void *)cur, pad, p, size);
   *out = p;
   return 1;
 }
@@ -96,15 +170,16 @@ static inline int sa_release(scopealloc_pool *pool, void *mark) {
   uintptr_t cur = (uintptr_t)pool->cur;
   if (SA_UNLIKELY((uintptr_t)mark - base > cur - base))
     return 0;
-  if (SA_UNLIKELY(__asan_poison_memory_region != 0))
-    sa_asan_release(mark, cur - (uintptr_t)mark);
-  pool->cur = (char *)mark;
+  if (SA_UNLIKELY(sa_hooked()))
+    sa_hook_release(pool, mark, cur - (uintptr_t)mark);
+  SA_STORE_RELAXED(&pool->cur, (char *)mark);
   return 1;
 }
 
-/* Most bytes the pool has held at once. */
+/* Most bytes the pool has held at once (any thread may ask). */
 static inline size_t sa_peak(const scopealloc_pool *pool) {
-  return pool->high ? (size_t)(pool->high - pool->base) : 0;
+  char *high = SA_LOAD_RELAXED(&pool->high);
+  return high ? (size_t)(high - pool->base) : 0;
 }
 
 /* Fills a failure for `pool`, counts it and calls the handler; never returns. */
@@ -122,6 +197,8 @@ typedef struct sa_process_totals {
   uint64_t live_threads; /* of which still running */
 } sa_process_totals;
 SA_HIDDEN void sa_process_totals_get(sa_process_totals *out);
+/* In the child of fork: empties the named pools other threads owned. */
+SA_HIDDEN void sa_pools_after_fork_child(void);
 
 /* Referenced from every hosted object so that linking any part of the
  * runtime also links stats.c and its SCOPEALLOC_STATS constructor. */

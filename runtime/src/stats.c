@@ -18,12 +18,13 @@ extern scopealloc_pool *const __stop_scopealloc_pools[]
     __attribute__((weak, visibility("hidden")));
 
 void scopealloc_pool_stats(const scopealloc_pool *pool, scopealloc_stats *out) {
+  /* Relaxed loads: another thread may be using the pool. */
   out->name = pool->name;
-  out->current = (size_t)(pool->cur - pool->base);
+  out->current = (size_t)(SA_LOAD_RELAXED(&pool->cur) - pool->base);
   out->peak = sa_peak(pool);
   out->capacity = (size_t)(pool->reserve_end - pool->base);
-  out->allocs = pool->allocs;
-  out->failures = pool->failures;
+  out->allocs = SA_COUNT_LOAD(&pool->allocs);
+  out->failures = SA_COUNT_LOAD(&pool->failures);
 }
 
 int scopealloc_for_each_pool(void (*fn)(const scopealloc_pool *pool, void *ctx),

@@ -27,6 +27,7 @@ __thread scopealloc_pool __scopealloc_tls_pool;
 #endif
 
 static pthread_once_t sa_once = PTHREAD_ONCE_INIT;
+static pthread_once_t sa_atfork_once = PTHREAD_ONCE_INIT;
 static pthread_key_t sa_key;
 static size_t sa_page;
 
@@ -56,15 +57,18 @@ static void sa_thread_arena_destroy(void *arg) {
   if (sa_peak(pool) > sa_exited_peak)
     sa_exited_peak = sa_peak(pool);
   pthread_mutex_unlock(&sa_lock);
-  /* ASan keeps shadow state for unmapped ranges; leave it clean for reuse. */
-  sa_unpoison(pool->base, (size_t)(pool->limit - pool->base));
+  if (sa_hooked())
+    sa_hook_arena_unmapping(pool, pool->base);
   munmap(pool->base, (size_t)(pool->reserve_end - pool->base));
   /* A later pthread-key destructor may still use the pool: start afresh. */
   memset(pool, 0, sizeof *pool);
 }
 
-/* fork: only the forking thread lives on in the child; the others' pools
- * stop counting as live (their memory stays mapped, like the rest of theirs). */
+/* fork: sa_lock is held across it, so the child finds the list whole. Only
+ * the forking thread lives on in the child: the other threads' pools stop
+ * counting as live, and their reservations are returned except the part
+ * below their top, which the child may still read like the rest of their
+ * memory (a pointer the forking thread was handed, say). */
 static void sa_atfork_prepare(void) { pthread_mutex_lock(&sa_lock); }
 static void sa_atfork_parent(void) { pthread_mutex_unlock(&sa_lock); }
 static void sa_atfork_child(void) {
@@ -78,16 +82,36 @@ static void sa_atfork_child(void) {
     sa_exited_failures += p->failures;
     if (sa_peak(p) > sa_exited_peak)
       sa_exited_peak = sa_peak(p);
+    size_t used = (size_t)(p->cur - p->base);
+    char *keep = used ? p->base + sa_round_up(used, sa_page) : p->base;
+    if (keep < p->reserve_end) {
+      if (sa_hooked())
+        sa_hook_arena_unmapping(p, keep < p->limit ? keep : p->limit);
+      munmap(keep, (size_t)(p->reserve_end - keep));
+    }
   }
   sa_live = self->base ? self : NULL;
   self->next_thread_pool = NULL;
   sa_live_threads = self->base ? 1 : 0;
+  sa_pools_after_fork_child();
   pthread_mutex_unlock(&sa_lock);
+}
+
+/* Registered at load time (and, should a constructor of another object get
+ * here first, on first use): registering inside sa_init_once could happen
+ * twice in a child forked while another thread ran it (pthread_once restarts
+ * such an init in the child), and a prepare handler that ran twice would
+ * deadlock on sa_lock. */
+static void sa_register_atfork(void) {
+  pthread_atfork(sa_atfork_prepare, sa_atfork_parent, sa_atfork_child);
+}
+__attribute__((constructor)) static void sa_thread_arena_load(void) {
+  pthread_once(&sa_atfork_once, sa_register_atfork);
 }
 
 static void sa_init_once(void) {
   sa_page = (size_t)sysconf(_SC_PAGESIZE);
-  pthread_atfork(sa_atfork_prepare, sa_atfork_parent, sa_atfork_child);
+  pthread_once(&sa_atfork_once, sa_register_atfork);
   if (pthread_key_create(&sa_key, sa_thread_arena_destroy) != 0) {
     fprintf(stderr, "scopealloc: pthread_key_create failed\n");
     abort();
@@ -139,6 +163,7 @@ static int sa_reserve_size(size_t *out) {
 static SA_COLD void sa_thread_arena_create(size_t size, size_t align) {
   scopealloc_pool *pool = &__scopealloc_tls_pool;
   pthread_once(&sa_once, sa_init_once);
+  sa_hooks_ensure();
   size_t reserve;
   int chosen = sa_reserve_size(&reserve);
   char *base;
@@ -158,11 +183,12 @@ static SA_COLD void sa_thread_arena_create(size_t size, size_t align) {
     munmap(base, reserve);
     sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_NO_MEMORY, size, align, 0);
   }
-  sa_poison(base, commit);
   pool->base = pool->cur = pool->high = base;
   pool->limit = base + commit;
   pool->reserve_end = base + reserve;
   pool->name = SA_POOL_NAME;
+  if (sa_hooked())
+    sa_hook_arena_created(pool);
 
   pthread_mutex_lock(&sa_lock);
   pool->next_thread_pool = sa_live;
@@ -219,7 +245,8 @@ static SA_COLD void *sa_thread_alloc_slow(size_t size, size_t align) {
       sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_NO_MEMORY, size, align,
               0);
   }
-  sa_poison(pool->limit, want - committed);
+  if (sa_hooked())
+    sa_hook_commit(pool, pool->limit, want - committed);
   pool->limit = pool->base + want;
   if (!sa_bump(pool, size, align, &p))
     __builtin_trap(); /* unreachable: the commit covers the request */
@@ -254,6 +281,8 @@ __scopealloc_frame_slow(size_t size, size_t align) {
   scopealloc_frame f;
   f.mark = __scopealloc_mark();
   f.frame = __scopealloc_alloc(size, align);
+  if (SA_UNLIKELY(sa_hooked() & SA_HOOK_VALGRIND))
+    sa_hook_inline_fast_path();
   return f;
 }
 
@@ -282,9 +311,12 @@ void scopealloc_thread_stats(scopealloc_stats *out) {
   out->failures = pool->failures;
 }
 
-/* Other threads' counters are read without synchronisation: the totals are
- * exact once those threads are idle or gone, approximate while they run. */
+/* Other threads' pools are read with relaxed loads while their owners run:
+ * each value is whole, and the totals are exact once those threads are idle
+ * or gone. */
 void sa_process_totals_get(sa_process_totals *out) {
+  /* sa_lock is only safe to take once the fork handlers are registered. */
+  pthread_once(&sa_atfork_once, sa_register_atfork);
   pthread_mutex_lock(&sa_lock);
   scopealloc_stats *s = &out->stats;
   s->name = SA_POOL_NAME;
@@ -293,12 +325,13 @@ void sa_process_totals_get(sa_process_totals *out) {
   s->capacity = sa_capacity;
   s->allocs = sa_exited_allocs;
   s->failures = sa_exited_failures;
-  for (const volatile scopealloc_pool *p = sa_live; p; p = p->next_thread_pool) {
-    s->current += (size_t)(p->cur - p->base);
-    if (sa_peak((const scopealloc_pool *)p) > s->peak)
-      s->peak = sa_peak((const scopealloc_pool *)p);
-    s->allocs += p->allocs;
-    s->failures += p->failures;
+  for (const scopealloc_pool *p = sa_live; p; p = p->next_thread_pool) {
+    s->current += (size_t)(SA_LOAD_RELAXED(&p->cur) - p->base);
+    size_t peak = sa_peak(p);
+    if (peak > s->peak)
+      s->peak = peak;
+    s->allocs += SA_COUNT_LOAD(&p->allocs);
+    s->failures += SA_COUNT_LOAD(&p->failures);
   }
   out->threads = sa_threads;
   out->live_threads = sa_live_threads;

@@ -1,6 +1,8 @@
-// Built with -fsanitize=address (the runtime is not): each mode touches
-// memory the runtime must have poisoned, so ASan has to report
-// use-after-poison; "clean" exercises legitimate use and must stay silent.
+// Built twice: with -fsanitize=address (the runtime is not), where each mode
+// touches memory the runtime must have poisoned, so ASan has to report
+// use-after-poison; and plainly, run under Valgrind memcheck, which has to
+// report an invalid read or write thanks to the runtime's client requests.
+// "clean" exercises legitimate use and must stay silent under both.
 #include <cstdio>
 #include <cstring>
 #include <thread>
@@ -10,6 +12,7 @@
 SCOPEALLOC_DEFINE_POOL(asan_pool, 8192);
 
 static void touch(volatile char *p) { *p = 1; }
+static int peek(const volatile char *p) { return *p; }
 
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
@@ -19,6 +22,19 @@ int main(int argc, char **argv) {
     p[0] = 1;
     __scopealloc_release(m);
     touch(p + 8);
+  } else if (!std::strcmp(mode, "workspace-read-after-release")) {
+    void *m = __scopealloc_mark();
+    char *p = static_cast<char *>(__scopealloc_alloc(64, 16));
+    std::memset(p, 7, 64);
+    __scopealloc_release(m);
+    return peek(p + 8) == 7 ? 0 : 1;
+  } else if (!std::strcmp(mode, "pool-read-after-release")) {
+    scopealloc_pool *pool = &__scopealloc_pool_asan_pool;
+    void *m = __scopealloc_pool_mark(pool);
+    char *p = static_cast<char *>(__scopealloc_pool_alloc(pool, 100, 8));
+    std::memset(p, 7, 100);
+    __scopealloc_pool_release(pool, m);
+    return peek(p + 40) == 7 ? 0 : 1;
   } else if (!std::strcmp(mode, "pool-after-release")) {
     scopealloc_pool *pool = &__scopealloc_pool_asan_pool;
     char *keep = static_cast<char *>(__scopealloc_pool_alloc(pool, 16, 8));
@@ -44,6 +60,7 @@ int main(int argc, char **argv) {
         for (size_t size = 1; size < (3u << 20); size = size * 3 + 1) {
           char *p = static_cast<char *>(__scopealloc_alloc(size, 1 << (size % 7)));
           std::memset(p, round, size);
+          __scopealloc_alloc(0, 1); // empty: at the next one's address
         }
         __scopealloc_release(m);
       }
@@ -54,8 +71,10 @@ int main(int argc, char **argv) {
     scopealloc_pool *pool = &__scopealloc_pool_asan_pool;
     for (int round = 0; round < 3; ++round) {
       void *m = __scopealloc_pool_mark(pool);
-      for (size_t size = 1; size < 1000; size = size * 2 + 1)
+      for (size_t size = 1; size < 1000; size = size * 2 + 1) {
+        __scopealloc_pool_alloc(pool, 0, 1);
         std::memset(__scopealloc_pool_alloc(pool, size, 1), round, size);
+      }
       __scopealloc_pool_release(pool, m);
     }
     std::puts("clean ok");

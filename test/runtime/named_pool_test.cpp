@@ -51,7 +51,7 @@ TEST(NamedPool, LifoMarkAndRelease) {
   scopealloc_pool *pool = &__scopealloc_pool_t_lifo;
   Emptied guard{pool};
   void *m0 = __scopealloc_pool_mark(pool);
-  EXPECT_EQ(m0, pool->base);
+  EXPECT_EQ(m0, nullptr) << "this thread holds nothing in the pool yet";
   char *a = static_cast<char *>(__scopealloc_pool_alloc(pool, 100, 8));
   char *b = static_cast<char *>(__scopealloc_pool_alloc(pool, 200, 16));
   EXPECT_EQ(a, pool->base);
@@ -192,8 +192,8 @@ TEST(NamedPool, ReleaseOutsideThePoolIsReported) {
   Emptied guard{pool};
   __scopealloc_pool_alloc(pool, 64, 8);
   char *top = pool->cur;
-  for (char *bad : {top + 8, pool->base - 8, pool->limit + 1,
-                    static_cast<char *>(nullptr)}) {
+  // (NULL is no bad mark: it is the mark of a thread that held nothing.)
+  for (char *bad : {top + 8, pool->base - 8, pool->limit + 1}) {
     scopealloc_failure f;
     ASSERT_TRUE(
         CatchFailure([&] { __scopealloc_pool_release(pool, bad); }, &f));
@@ -322,6 +322,35 @@ TEST(NamedPool, ThreadsTakingTurnsAreFine) {
     }).join();
     EXPECT_EQ(pool->owner, nullptr);
   }
+}
+
+// A frame that takes its mark while another thread holds the pool, and
+// gets the pool once that thread is done, must still empty it on release:
+// the top it would have marked was the other thread's.
+TEST(NamedPool, MarkTakenWhileAnotherThreadHeldThePool) {
+  scopealloc_pool *pool = &__scopealloc_pool_t_shared;
+  Latch holding, marked;
+  std::thread other([&] {
+    void *m = __scopealloc_pool_mark(pool);
+    std::memset(__scopealloc_pool_alloc(pool, 256, 16), 1, 256);
+    holding.open();
+    marked.wait();
+    __scopealloc_pool_release(pool, m);
+  });
+  holding.wait();
+  void *m = __scopealloc_pool_mark(pool);
+  EXPECT_EQ(m, nullptr);
+  // Not ours: releasing our (empty) mark now is a no-op, not a failure.
+  __scopealloc_pool_release(pool, m);
+  EXPECT_EQ(pool->cur, pool->base + 256);
+  marked.open();
+  other.join();
+  char *p = static_cast<char *>(__scopealloc_pool_alloc(pool, 256, 16));
+  EXPECT_EQ(p, pool->base);
+  EXPECT_EQ(__scopealloc_pool_mark(pool), p + 256);
+  __scopealloc_pool_release(pool, m);
+  EXPECT_EQ(pool->cur, pool->base);
+  EXPECT_EQ(pool->owner, nullptr) << "the pool is free for the next thread";
 }
 
 } // namespace

@@ -63,13 +63,18 @@ TEST(Stats, ProcessStatsFoldInExitedThreads) {
   scopealloc_process_stats(&before);
   EXPECT_STREQ(before.name, "workspace");
   std::vector<std::thread> threads;
+  // CatchFailure swaps the process-wide handler: one thread at a time, or
+  // one thread's restore could leave another's failure to the default
+  // handler, which aborts.
+  std::mutex one_failure_at_a_time;
   for (int t = 1; t <= 4; ++t)
-    threads.emplace_back([t] {
+    threads.emplace_back([t, &one_failure_at_a_time] {
       for (int i = 0; i < 10 * t; ++i) {
         void *m = __scopealloc_mark();
         __scopealloc_alloc(1024 * t, 8);
         __scopealloc_release(m);
       }
+      std::lock_guard<std::mutex> lock(one_failure_at_a_time);
       CatchFailure([] { __scopealloc_alloc(SIZE_MAX, 8); }, nullptr);
     });
   for (auto &t : threads)

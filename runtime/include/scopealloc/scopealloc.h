@@ -15,7 +15,17 @@
  * at least 8-aligned (the ASan shadow granule); size 0 yields the aligned top.
  * A request that does not fit, even one whose size would wrap the address
  * space, goes to the exhaustion handler. Under AddressSanitizer, released
- * memory and alignment padding are poisoned, allocations unpoisoned.
+ * memory and alignment padding are poisoned, allocations unpoisoned. Under
+ * Valgrind memcheck (runtime built where <valgrind/memcheck.h> exists) every
+ * pool is a memcheck mempool: an allocation is undefined memory, a release
+ * frees the blocks above the mark, and memory no allocation covers is
+ * inaccessible. Under ThreadSanitizer, a named pool passing from one thread
+ * to the next is a release/acquire pair.
+ *
+ * Threads and processes: a thread's default pool is unmapped when the thread
+ * exits; in the child of fork the forking thread keeps its pool, new threads
+ * get new ones, and named pools held by threads that did not survive the
+ * fork are empty again.
  */
 #ifndef SCOPEALLOC_SCOPEALLOC_H
 #define SCOPEALLOC_SCOPEALLOC_H
@@ -118,7 +128,10 @@ void __scopealloc_pool_release(scopealloc_pool *pool, void *mark);
 /* A named pool is a fixed buffer; it never grows. Like any LIFO arena it
  * serves one thread at a time: while non-empty it belongs to the thread that
  * allocated from it first (`owner`), and another thread's request is reported
- * through the exhaustion handler as SCOPEALLOC_REASON_IN_USE. */
+ * through the exhaustion handler as SCOPEALLOC_REASON_IN_USE. A mark taken
+ * by a thread that does not own the pool is NULL ("all this thread holds"),
+ * since the owner may move the top before this thread gets the pool; its
+ * release frees what the thread allocated since, or nothing. */
 
 #define SCOPEALLOC_POOL_ALIGN 64
 

@@ -34,10 +34,13 @@ void restoreArenaAtResumePoints(Function &F) {
   Type *PtrTy = PointerType::getUnqual(F.getContext());
   IRBuilder<> B(&F.getEntryBlock(), F.getEntryBlock().begin());
   AllocaInst *Slot = B.CreateAlloca(PtrTy, nullptr, "scopealloc.top");
+  // The slot's own alignment (the data layout's for a pointer: 4 on 32-bit
+  // targets), never a guess.
+  Align SlotAlign = Slot->getAlign();
   // Volatile: the value must come from memory after a second return, not
   // from a register the longjmp restored or a forwarded store.
   auto Remember = [&](IRBuilder<> &At, Value *Top) {
-    At.CreateAlignedStore(Top, Slot, Align(8), /*isVolatile=*/true);
+    At.CreateAlignedStore(Top, Slot, SlotAlign, /*isVolatile=*/true);
   };
 
   // The frame's own changes of the default pool: its allocs move the top up,
@@ -65,7 +68,7 @@ void restoreArenaAtResumePoints(Function &F) {
     if (!isa<LandingPadInst>(I))
       After.SetInsertPoint(I->getNextNode());
     Value *Top =
-        After.CreateAlignedLoad(PtrTy, Slot, Align(8),
+        After.CreateAlignedLoad(PtrTy, Slot, SlotAlign,
                                 /*isVolatile=*/true, "scopealloc.top.reload");
     RT.release(After, "", Top);
   }

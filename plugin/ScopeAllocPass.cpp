@@ -60,6 +60,45 @@ struct StatisticsAtExit {
   }
 } PrintStatisticsAtExit;
 
+/// The reason when an intrinsic takes \p AI (directly or through pointer
+/// casts) in an operand the IR verifier requires to be an alloca: replacing
+/// it with pool memory would make the module invalid.
+static std::string intrinsicNeedingAlloca(const AllocaInst &AI) {
+  SmallVector<const Value *, 4> Work{&AI};
+  SmallPtrSet<const Value *, 4> Seen;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (const Use &U : V->uses()) {
+      const User *Usr = U.getUser();
+      if (isa<BitCastInst>(Usr) || isa<AddrSpaceCastInst>(Usr)) {
+        Work.push_back(Usr);
+        continue;
+      }
+      auto *II = dyn_cast<IntrinsicInst>(Usr);
+      if (!II)
+        continue;
+      switch (II->getIntrinsicID()) {
+      case Intrinsic::localescape: // "only accepts static allocas"
+        return "it escapes through llvm.localescape";
+      case Intrinsic::gcroot: // "parameter #1 must be an alloca"
+        if (U.getOperandNo() == 0)
+          return "it is a garbage-collector root (llvm.gcroot), which must "
+                 "be a stack slot";
+        break;
+      case Intrinsic::stackprotector: // "#2 must resolve to an alloca"
+        if (U.getOperandNo() == 1)
+          return "it is the stack protector's slot (llvm.stackprotector)";
+        break;
+      default:
+        break;
+      }
+    }
+  }
+  return {};
+}
+
 /// Why \p AI can never move, or an empty string.
 static std::string whyPinned(const AllocaInst &AI, const DataLayout &DL) {
   if (AI.isUsedWithInAlloca())
@@ -72,10 +111,8 @@ static std::string whyPinned(const AllocaInst &AI, const DataLayout &DL) {
   if (std::optional<TypeSize> TS = AI.getAllocationSize(DL);
       TS && TS->isScalable())
     return "its size is a scalable vector size";
-  for (const User *U : AI.users())
-    if (auto *II = dyn_cast<IntrinsicInst>(U);
-        II && II->getIntrinsicID() == Intrinsic::localescape)
-      return "it escapes through llvm.localescape";
+  if (std::string Why = intrinsicNeedingAlloca(AI); !Why.empty())
+    return Why;
   const Function &F = *AI.getFunction();
   if (F.hasPersonalityFn() &&
       isFuncletEHPersonality(classifyEHPersonality(F.getPersonalityFn())))

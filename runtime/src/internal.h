@@ -197,6 +197,16 @@ typedef struct sa_process_totals {
   uint64_t live_threads; /* of which still running */
 } sa_process_totals;
 SA_HIDDEN void sa_process_totals_get(sa_process_totals *out);
+
+/* thread_arena.c: the reservation behind a default-pool arena (a thread's,
+ * or a fiber's). sa_arena_map reserves `cap` bytes (a whole number of pages;
+ * 0 means the per-thread cap: SCOPEALLOC_RESERVE or the default) of address space,
+ * commits the first step and fills pool->base, cur, high, limit and
+ * reserve_end (name, counters and lists are the caller's); tools are told.
+ * Returns 0, or -1 with errno set when the system refuses. sa_arena_unmap
+ * returns all of it; the pool's fields are left for the caller to clear. */
+SA_HIDDEN int sa_arena_map(scopealloc_pool *pool, size_t cap);
+SA_HIDDEN void sa_arena_unmap(scopealloc_pool *pool);
 /* In the child of fork: empties the named pools other threads owned. */
 SA_HIDDEN void sa_pools_after_fork_child(void);
 

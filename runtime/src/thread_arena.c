@@ -57,9 +57,7 @@ static void sa_thread_arena_destroy(void *arg) {
   if (sa_peak(pool) > sa_exited_peak)
     sa_exited_peak = sa_peak(pool);
   pthread_mutex_unlock(&sa_lock);
-  if (sa_hooked())
-    sa_hook_arena_unmapping(pool, pool->base);
-  munmap(pool->base, (size_t)(pool->reserve_end - pool->base));
+  sa_arena_unmap(pool);
   /* A later pthread-key destructor may still use the pool: start afresh. */
   memset(pool, 0, sizeof *pool);
 }
@@ -159,36 +157,51 @@ static int sa_reserve_size(size_t *out) {
   return 1;
 }
 
+/* The reservation behind every default-pool arena (threads' and fibers'). */
+int sa_arena_map(scopealloc_pool *pool, size_t cap) {
+  pthread_once(&sa_once, sa_init_once);
+  sa_hooks_ensure();
+  if (cap == 0)
+    sa_reserve_size(&cap);
+  char *base = (char *)mmap(NULL, cap, PROT_NONE,
+                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (base == (char *)MAP_FAILED)
+    return -1;
+  size_t commit = cap < SA_COMMIT_STEP ? cap : SA_COMMIT_STEP;
+  if (mprotect(base, commit, PROT_READ | PROT_WRITE) != 0) {
+    int err = errno;
+    munmap(base, cap);
+    errno = err;
+    return -1;
+  }
+  pool->base = pool->cur = pool->high = base;
+  pool->limit = base + commit;
+  pool->reserve_end = base + cap;
+  if (sa_hooked())
+    sa_hook_arena_created(pool);
+  return 0;
+}
+
+void sa_arena_unmap(scopealloc_pool *pool) {
+  if (sa_hooked())
+    sa_hook_arena_unmapping(pool, pool->base);
+  munmap(pool->base, (size_t)(pool->reserve_end - pool->base));
+}
+
 /* First use in this thread: reserve, commit the first step, register. */
 static SA_COLD void sa_thread_arena_create(size_t size, size_t align) {
   scopealloc_pool *pool = &__scopealloc_tls_pool;
   pthread_once(&sa_once, sa_init_once);
-  sa_hooks_ensure();
   size_t reserve;
   int chosen = sa_reserve_size(&reserve);
-  char *base;
-  for (;;) {
-    base = (char *)mmap(NULL, reserve, PROT_NONE,
-                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (base != (char *)MAP_FAILED)
-      break;
+  while (sa_arena_map(pool, reserve) != 0) {
     /* The default is only a guess (ulimit -v, 32-bit hosts): shrink it. A
      * size the user asked for is kept or refused. */
     if (chosen || reserve <= SA_COMMIT_STEP)
       sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_NO_MEMORY, size, align, 0);
     reserve /= 2;
   }
-  size_t commit = reserve < SA_COMMIT_STEP ? reserve : SA_COMMIT_STEP;
-  if (mprotect(base, commit, PROT_READ | PROT_WRITE) != 0) {
-    munmap(base, reserve);
-    sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_NO_MEMORY, size, align, 0);
-  }
-  pool->base = pool->cur = pool->high = base;
-  pool->limit = base + commit;
-  pool->reserve_end = base + reserve;
   pool->name = SA_POOL_NAME;
-  if (sa_hooked())
-    sa_hook_arena_created(pool);
 
   pthread_mutex_lock(&sa_lock);
   pool->next_thread_pool = sa_live;

@@ -2,7 +2,10 @@
  *
  * Each arena is a single contiguous virtual reservation (PROT_NONE,
  * MAP_NORESERVE, so it costs address space only) committed with mprotect as
- * cur grows. Contiguity is what makes release a single store of cur. */
+ * cur grows. Contiguity is what makes release a single store of cur. Guard
+ * regions (PROT_NONE, never committed) sit below base and above reserve_end,
+ * so a buffer overrun off either end faults instead of landing in another
+ * thread's stack, TLS or arena. */
 #define _GNU_SOURCE 1
 #include "internal.h"
 
@@ -20,6 +23,8 @@ __thread scopealloc_pool __scopealloc_tls_pool;
 
 #define SA_POOL_NAME "workspace"
 #define SA_COMMIT_STEP ((size_t)1 << 20)
+/* Guard below and above every arena (rounded up to whole pages). */
+#define SA_GUARD_SIZE ((size_t)64 << 10)
 #if UINTPTR_MAX > 0xffffffffu
 #define SA_DEFAULT_RESERVE ((size_t)64 << 30)
 #else
@@ -29,7 +34,7 @@ __thread scopealloc_pool __scopealloc_tls_pool;
 static pthread_once_t sa_once = PTHREAD_ONCE_INIT;
 static pthread_once_t sa_atfork_once = PTHREAD_ONCE_INIT;
 static pthread_key_t sa_key;
-static size_t sa_page;
+static size_t sa_page, sa_guard;
 
 /* Threads with an arena, and what exited threads leave behind for stats. */
 static pthread_mutex_t sa_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -85,7 +90,7 @@ static void sa_atfork_child(void) {
     if (keep < p->reserve_end) {
       if (sa_hooked())
         sa_hook_arena_unmapping(p, keep < p->limit ? keep : p->limit);
-      munmap(keep, (size_t)(p->reserve_end - keep));
+      munmap(keep, (size_t)(p->reserve_end - keep) + sa_guard);
     }
   }
   sa_live = self->base ? self : NULL;
@@ -109,6 +114,7 @@ __attribute__((constructor)) static void sa_thread_arena_load(void) {
 
 static void sa_init_once(void) {
   sa_page = (size_t)sysconf(_SC_PAGESIZE);
+  sa_guard = sa_round_up(SA_GUARD_SIZE, sa_page);
   pthread_once(&sa_atfork_once, sa_register_atfork);
   if (pthread_key_create(&sa_key, sa_thread_arena_destroy) != 0) {
     fprintf(stderr, "scopealloc: pthread_key_create failed\n");
@@ -163,14 +169,21 @@ int sa_arena_map(scopealloc_pool *pool, size_t cap) {
   sa_hooks_ensure();
   if (cap == 0)
     sa_reserve_size(&cap);
-  char *base = (char *)mmap(NULL, cap, PROT_NONE,
-                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (base == (char *)MAP_FAILED)
+  size_t span = cap + 2 * sa_guard;
+  if (span < cap) {
+    errno = ENOMEM;
     return -1;
+  }
+  /* One mapping, guards included: the guards stay PROT_NONE for good. */
+  char *start = (char *)mmap(NULL, span, PROT_NONE,
+                             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (start == (char *)MAP_FAILED)
+    return -1;
+  char *base = start + sa_guard;
   size_t commit = cap < SA_COMMIT_STEP ? cap : SA_COMMIT_STEP;
   if (mprotect(base, commit, PROT_READ | PROT_WRITE) != 0) {
     int err = errno;
-    munmap(base, cap);
+    munmap(start, span);
     errno = err;
     return -1;
   }
@@ -185,7 +198,8 @@ int sa_arena_map(scopealloc_pool *pool, size_t cap) {
 void sa_arena_unmap(scopealloc_pool *pool) {
   if (sa_hooked())
     sa_hook_arena_unmapping(pool, pool->base);
-  munmap(pool->base, (size_t)(pool->reserve_end - pool->base));
+  munmap(pool->base - sa_guard,
+         (size_t)(pool->reserve_end - pool->base) + 2 * sa_guard);
 }
 
 /* First use in this thread: reserve, commit the first step, register. */

@@ -17,7 +17,8 @@ static const char *sa_pool_name(const scopealloc_pool *pool) {
 }
 
 void sa_fail(scopealloc_pool *pool, const char *name, const char *reason,
-             size_t size, size_t align, const void *mark) {
+             size_t size, size_t align, const void *mark,
+             const void *caller) {
   scopealloc_failure f;
   f.pool = name;
   f.reason = reason;
@@ -28,6 +29,7 @@ void sa_fail(scopealloc_pool *pool, const char *name, const char *reason,
   f.peak = sa_peak(pool);
   f.capacity = (size_t)(pool->reserve_end - pool->base);
   f.mark = mark;
+  f.caller = caller;
   SA_COUNT_BUMP_SHARED(&pool->failures);
   sa_report(&f);
 }
@@ -51,9 +53,10 @@ void *__scopealloc_pool_mark(scopealloc_pool *pool) {
 }
 
 /* Cold: first allocation into an empty pool (takes ownership), a request from
- * another thread, or one that does not fit. */
+ * another thread, or one that does not fit. `caller` is where the program
+ * called __scopealloc_pool_alloc, for the failure report. */
 static SA_COLD void *sa_pool_alloc_slow(scopealloc_pool *pool, size_t size,
-                                        size_t align) {
+                                        size_t align, const void *caller) {
   const void *self = sa_self();
   sa_hooks_ensure();
 #if !SCOPEALLOC_SINGLE_THREADED
@@ -64,7 +67,7 @@ static SA_COLD void *sa_pool_alloc_slow(scopealloc_pool *pool, size_t size,
         !__atomic_compare_exchange_n(&pool->owner, &expected, self, 0,
                                      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
       sa_fail(pool, sa_pool_name(pool), SCOPEALLOC_REASON_IN_USE, size, align,
-              0);
+              0, caller);
     if (sa_hooked())
       sa_hook_claimed(pool);
   }
@@ -80,7 +83,7 @@ static SA_COLD void *sa_pool_alloc_slow(scopealloc_pool *pool, size_t size,
   sa_fail(pool, sa_pool_name(pool),
           (align & (align - 1)) ? SCOPEALLOC_REASON_BAD_ALIGNMENT
                                 : SCOPEALLOC_REASON_EXHAUSTED,
-          size, align, 0);
+          size, align, 0, caller);
 }
 
 /* Hot path: owner check plus sa_bump. */
@@ -90,27 +93,28 @@ void *__scopealloc_pool_alloc(scopealloc_pool *pool, size_t size,
   if (SA_LIKELY(SA_LOAD_RELAXED(&pool->owner) == sa_self()) &&
       SA_LIKELY(sa_bump(pool, size, align, &p)))
     return p;
-  return sa_pool_alloc_slow(pool, size, align);
+  return sa_pool_alloc_slow(pool, size, align, __builtin_return_address(0));
 }
 
 /* Cold: the NULL mark, a release by a thread that does not own the pool,
  * or a bad mark. A thread that does not own the pool holds nothing in it, so
  * the releases it can mean, to NULL or to the current top, change nothing;
  * it must not store `cur` even then: the owner may be moving it right now. */
-static SA_COLD void sa_pool_release_slow(scopealloc_pool *pool, void *mark) {
+static SA_COLD void sa_pool_release_slow(scopealloc_pool *pool, void *mark,
+                                         const void *caller) {
   const void *owner = SA_LOAD(&pool->owner);
   if (owner != sa_self()) {
     if (!mark || mark == SA_LOAD_RELAXED(&pool->cur))
       return;
     sa_fail(pool, sa_pool_name(pool),
             owner ? SCOPEALLOC_REASON_IN_USE : SCOPEALLOC_REASON_BAD_RELEASE,
-            0, 0, mark);
+            0, 0, mark, caller);
   }
   if (!mark) /* everything this thread holds: it owns the whole pool */
     mark = pool->base;
   if (!sa_release(pool, mark))
     sa_fail(pool, sa_pool_name(pool), SCOPEALLOC_REASON_BAD_RELEASE, 0, 0,
-            mark);
+            mark, caller);
   sa_disown_if_empty(pool);
 }
 
@@ -124,7 +128,7 @@ void __scopealloc_pool_release(scopealloc_pool *pool, void *mark) {
     sa_disown_if_empty(pool);
     return;
   }
-  sa_pool_release_slow(pool, mark);
+  sa_pool_release_slow(pool, mark, __builtin_return_address(0));
 }
 
 #if SCOPEALLOC_HOSTED && !SCOPEALLOC_SINGLE_THREADED

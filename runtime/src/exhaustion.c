@@ -1,10 +1,15 @@
 /* The replaceable exhaustion handler. Everything here is cold. */
+#define _GNU_SOURCE 1 /* dladdr, dladdr1 */
 #include "internal.h"
 
 #if SCOPEALLOC_HOSTED
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <link.h>
+#endif
 #endif
 
 SA_PULL_IN_STATS();
@@ -12,6 +17,48 @@ SA_PULL_IN_STATS();
 static scopealloc_exhaustion_handler sa_handler; /* NULL: the default */
 
 #if SCOPEALLOC_HOSTED
+/* Names the code that made the failing request. dladdr sees only the dynamic
+ * symbol table (exported functions: shared libraries, -rdynamic programs);
+ * for the rest it still knows the object, and the object-relative address is
+ * what addr2line takes. */
+static void sa_print_caller(const void *caller) {
+  if (!caller)
+    return;
+  /* A return address may lie just past the end of its function (a call to
+   * a noreturn function last): look up the call instruction's last byte. */
+  const char *call = (const char *)caller - 1;
+  Dl_info info;
+  uintptr_t bias;
+#ifdef __GLIBC__
+  /* l_addr is the load bias, which addr2line needs subtracted: unlike
+   * dli_fbase it is also right for non-PIE programs (bias 0). */
+  struct link_map *map = NULL;
+  int found = dladdr1(call, &info, (void **)&map, RTLD_DL_LINKMAP);
+  bias = found && map ? (uintptr_t)map->l_addr : (uintptr_t)info.dli_fbase;
+#else
+  int found = dladdr(call, &info);
+  bias = (uintptr_t)info.dli_fbase;
+#endif
+  if (!found || !info.dli_fname) {
+    fprintf(stderr, "scopealloc:   called from %p\n", caller);
+    return;
+  }
+  /* glibc names the main program "" */
+  const char *object = *info.dli_fname ? info.dli_fname : "/proc/self/exe";
+  if (info.dli_sname && info.dli_saddr) {
+    fprintf(stderr, "scopealloc:   called from %s+0x%zx (%s)\n",
+            info.dli_sname,
+            (size_t)((const char *)caller - (const char *)info.dli_saddr),
+            object);
+    return;
+  }
+  fprintf(stderr,
+          "scopealloc:   called from %s+0x%zx (not an exported function: "
+          "`addr2line -f -e %s 0x%zx` names it)\n",
+          object, (size_t)((uintptr_t)caller - bias), object,
+          (size_t)((uintptr_t)call - bias));
+}
+
 static void sa_print_failure(const scopealloc_failure *f) {
   if (f->reason && strcmp(f->reason, SCOPEALLOC_REASON_BAD_RELEASE) == 0) {
     fprintf(stderr,
@@ -19,6 +66,7 @@ static void sa_print_failure(const scopealloc_failure *f) {
             "capacity %zu)\n",
             f->pool, f->reason, f->mark, f->capacity - f->available,
             f->capacity);
+    sa_print_caller(f->caller);
     return;
   }
   /* "pool 'x' exhausted: ..." reads as a sentence; other reasons are quoted
@@ -30,6 +78,7 @@ static void sa_print_failure(const scopealloc_failure *f) {
           "available %zu, peak %zu, capacity %zu\n",
           f->pool, is_exhausted ? " " : ": ", f->reason, f->requested,
           f->alignment, f->available, f->peak, f->capacity);
+  sa_print_caller(f->caller);
 }
 #endif
 

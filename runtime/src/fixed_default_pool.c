@@ -22,11 +22,12 @@ extern scopealloc_pool __scopealloc_pool_workspace;
 
 void *__scopealloc_mark(void) { return __scopealloc_pool_workspace.cur; }
 
-static SA_COLD void *sa_fixed_alloc_fail(size_t size, size_t align) {
+static SA_COLD void *sa_fixed_alloc_fail(size_t size, size_t align,
+                                         const void *caller) {
   sa_fail(&__scopealloc_pool_workspace, SA_POOL_NAME,
           (align & (align - 1)) ? SCOPEALLOC_REASON_BAD_ALIGNMENT
                                 : SCOPEALLOC_REASON_EXHAUSTED,
-          size, align, 0);
+          size, align, 0, caller);
 }
 
 /* Hot path: sa_bump on the fixed buffer; it never grows. */
@@ -34,22 +35,23 @@ void *__scopealloc_alloc(size_t size, size_t align) {
   void *p;
   if (SA_LIKELY(sa_bump(&__scopealloc_pool_workspace, size, align, &p)))
     return p;
-  return sa_fixed_alloc_fail(size, align);
+  return sa_fixed_alloc_fail(size, align, __builtin_return_address(0));
 }
 
-static SA_COLD void sa_fixed_release_slow(void *mark) {
+static SA_COLD void sa_fixed_release_slow(void *mark, const void *caller) {
   scopealloc_pool *pool = &__scopealloc_pool_workspace;
   if (!mark) /* the "empty" mark */
     mark = pool->base;
   if (!sa_release(pool, mark))
-    sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_BAD_RELEASE, 0, 0, mark);
+    sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_BAD_RELEASE, 0, 0, mark,
+            caller);
 }
 
 /* Hot path: a single store of cur (plus the unsigned range check). */
 void __scopealloc_release(void *mark) {
   if (SA_LIKELY(sa_release(&__scopealloc_pool_workspace, mark)))
     return;
-  sa_fixed_release_slow(mark);
+  sa_fixed_release_slow(mark, __builtin_return_address(0));
 }
 
 /* One thread: the thread's pool and the process's are the workspace. */

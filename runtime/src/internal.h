@@ -182,10 +182,12 @@ static inline size_t sa_peak(const scopealloc_pool *pool) {
   return high ? (size_t)(high - pool->base) : 0;
 }
 
-/* Fills a failure for `pool`, counts it and calls the handler; never returns. */
+/* Fills a failure for `pool`, counts it and calls the handler; never returns.
+ * `caller` is the return address into the code that called the runtime's
+ * entry point (__builtin_return_address(0) taken there, passed down). */
 SA_HIDDEN SA_COLD SA_NORETURN void
 sa_fail(scopealloc_pool *pool, const char *name, const char *reason,
-        size_t size, size_t align, const void *mark);
+        size_t size, size_t align, const void *mark, const void *caller);
 /* Calls the installed handler; aborts (or traps) if it returns. */
 SA_HIDDEN SA_COLD SA_NORETURN void sa_report(const scopealloc_failure *f);
 

@@ -203,7 +203,8 @@ void sa_arena_unmap(scopealloc_pool *pool) {
 }
 
 /* First use in this thread: reserve, commit the first step, register. */
-static SA_COLD void sa_thread_arena_create(size_t size, size_t align) {
+static SA_COLD void sa_thread_arena_create(size_t size, size_t align,
+                                           const void *caller) {
   scopealloc_pool *pool = &__scopealloc_tls_pool;
   pthread_once(&sa_once, sa_init_once);
   size_t reserve;
@@ -212,7 +213,8 @@ static SA_COLD void sa_thread_arena_create(size_t size, size_t align) {
     /* The default is only a guess (ulimit -v, 32-bit hosts): shrink it. A
      * size the user asked for is kept or refused. */
     if (chosen || reserve <= SA_COMMIT_STEP)
-      sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_NO_MEMORY, size, align, 0);
+      sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_NO_MEMORY, size, align, 0,
+              caller);
     reserve /= 2;
   }
   pool->name = SA_POOL_NAME;
@@ -227,34 +229,42 @@ static SA_COLD void sa_thread_arena_create(size_t size, size_t align) {
   pthread_setspecific(sa_key, pool);
 }
 
-void *__scopealloc_mark(void) {
+/* The entry points pass their return address down: a failure report names
+ * the program's code that called the runtime. */
+static inline void *sa_thread_mark(const void *caller) {
   char *cur = __scopealloc_tls_pool.cur;
   if (SA_UNLIKELY(!cur)) {
-    sa_thread_arena_create(0, 0);
+    sa_thread_arena_create(0, 0, caller);
     cur = __scopealloc_tls_pool.cur;
   }
   return cur;
 }
 
+void *__scopealloc_mark(void) {
+  return sa_thread_mark(__builtin_return_address(0));
+}
+
 /* Cold: no arena yet, or [cur, limit) too small: commit more of the
  * reservation (at least 1 MiB, and at least half again what is committed, so
  * the number of mprotect calls stays logarithmic), or report. */
-static SA_COLD void *sa_thread_alloc_slow(size_t size, size_t align) {
+static SA_COLD void *sa_thread_alloc_slow(size_t size, size_t align,
+                                          const void *caller) {
   scopealloc_pool *pool = &__scopealloc_tls_pool;
   if (!pool->cur)
-    sa_thread_arena_create(size, align);
+    sa_thread_arena_create(size, align, caller);
   void *p;
   if (sa_bump(pool, size, align, &p))
     return p;
   if (align & (align - 1))
     sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_BAD_ALIGNMENT, size, align,
-            0);
+            0, caller);
   uintptr_t cur = (uintptr_t)pool->cur;
   uintptr_t room = (uintptr_t)pool->reserve_end - cur;
   uintptr_t mask = align > SA_MIN_ALIGN ? align - 1 : SA_MIN_ALIGN - 1;
   uintptr_t pad = -cur & mask;
   if (pad > room || size > room - pad)
-    sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_EXHAUSTED, size, align, 0);
+    sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_EXHAUSTED, size, align, 0,
+            caller);
 
   size_t committed = (size_t)(pool->limit - pool->base);
   size_t reserved = (size_t)(pool->reserve_end - pool->base);
@@ -270,7 +280,7 @@ static SA_COLD void *sa_thread_alloc_slow(size_t size, size_t align) {
       want = reserved;
     if (mprotect(pool->limit, want - committed, PROT_READ | PROT_WRITE) != 0)
       sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_NO_MEMORY, size, align,
-              0);
+              0, caller);
   }
   if (sa_hooked())
     sa_hook_commit(pool, pool->limit, want - committed);
@@ -290,13 +300,18 @@ static inline scopealloc_pool *sa_tls_pool(void) {
 }
 
 /* Hot path: sa_bump on this thread's arena. */
-void *__scopealloc_alloc(size_t size, size_t align) {
+static inline void *sa_thread_alloc(size_t size, size_t align,
+                                    const void *caller) {
   scopealloc_pool *pool = sa_tls_pool();
   void *p;
   if (SA_LIKELY(pool->cur != NULL) &&
       SA_LIKELY(sa_bump(pool, size, align, &p)))
     return p;
-  return sa_thread_alloc_slow(size, align);
+  return sa_thread_alloc_slow(size, align, caller);
+}
+
+void *__scopealloc_alloc(size_t size, size_t align) {
+  return sa_thread_alloc(size, align, __builtin_return_address(0));
 }
 
 #if !defined(__clang__) && (defined(__x86_64__) || defined(__aarch64__))
@@ -306,26 +321,28 @@ void *__scopealloc_alloc(size_t size, size_t align) {
 SA_COLD SCOPEALLOC_SLOW_PATH_CC scopealloc_frame
 __scopealloc_frame_slow(size_t size, size_t align) {
   scopealloc_frame f;
-  f.mark = __scopealloc_mark();
-  f.frame = __scopealloc_alloc(size, align);
+  const void *caller = __builtin_return_address(0);
+  f.mark = sa_thread_mark(caller);
+  f.frame = sa_thread_alloc(size, align, caller);
   if (SA_UNLIKELY(sa_hooked() & SA_HOOK_VALGRIND))
     sa_hook_inline_fast_path();
   return f;
 }
 
-static SA_COLD void sa_thread_release_slow(void *mark) {
+static SA_COLD void sa_thread_release_slow(void *mark, const void *caller) {
   scopealloc_pool *pool = &__scopealloc_tls_pool;
   if (!mark) /* the "empty" mark */
     mark = pool->base;
   if (!sa_release(pool, mark))
-    sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_BAD_RELEASE, 0, 0, mark);
+    sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_BAD_RELEASE, 0, 0, mark,
+            caller);
 }
 
 /* Hot path: a single store of cur (plus the unsigned range check). */
 void __scopealloc_release(void *mark) {
   if (SA_LIKELY(sa_release(sa_tls_pool(), mark)))
     return;
-  sa_thread_release_slow(mark);
+  sa_thread_release_slow(mark, __builtin_return_address(0));
 }
 
 void scopealloc_thread_stats(scopealloc_stats *out) {

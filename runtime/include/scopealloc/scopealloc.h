@@ -167,6 +167,10 @@ typedef struct scopealloc_failure {
   size_t peak;        /* the pool's peak use so far */
   size_t capacity;    /* the most the pool can ever hold */
   const void *mark;   /* the offending mark for a bad release, else NULL */
+  /* Return address into the code that called the runtime (the demoted
+   * function, or whoever called the scopealloc_* function that failed);
+   * NULL if unknown. Appended last: handlers get the struct by pointer. */
+  const void *caller;
 } scopealloc_failure;
 
 /* The `reason` strings (compare with strcmp). */
@@ -177,7 +181,10 @@ typedef struct scopealloc_failure {
 #define SCOPEALLOC_REASON_NO_MEMORY "the system refused to reserve or commit memory"
 
 /* Called when a request cannot be served. The default prints the failure to
- * stderr and aborts. A replacement must not return: it may abort, exit or
+ * stderr, with the caller's function when the dynamic symbol table names it
+ * (exported functions: shared libraries, programs linked with -rdynamic),
+ * else its object and the offset to give `addr2line -f -e <object>`, and
+ * aborts. A replacement must not return: it may abort, exit or
  * longjmp; if it returns, the runtime aborts, since the generated code has
  * no way to continue without the memory. It must not throw: the runtime's
  * entry points are nounwind, so the compiler emits no unwind path for them

@@ -197,6 +197,7 @@ typedef struct sa_process_totals {
   scopealloc_stats stats;
   uint64_t threads;      /* threads that ever had an arena */
   uint64_t live_threads; /* of which still running */
+  uint64_t reservations; /* arenas mapped now (sa_arena_map'ed, not unmapped) */
 } sa_process_totals;
 SA_HIDDEN void sa_process_totals_get(sa_process_totals *out);
 

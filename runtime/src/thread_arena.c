@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 SA_PULL_IN_STATS();
@@ -25,10 +26,19 @@ __thread scopealloc_pool __scopealloc_tls_pool;
 #define SA_COMMIT_STEP ((size_t)1 << 20)
 /* Guard below and above every arena (rounded up to whole pages). */
 #define SA_GUARD_SIZE ((size_t)64 << 10)
+/* The default per-thread cap (the reservation): SA_CAP_STACKS times the
+ * soft RLIMIT_STACK, between SA_CAP_MIN and SA_CAP_MAX (SA_CAP_MAX when the
+ * stack is unlimited). Runaway recursion of demoted frames then ends in the
+ * exhaustion handler soon after a plain build would have overflowed its
+ * stack, and 10,000 threads' reservations fit in a 47-bit address space
+ * many times over. */
+#define SA_CAP_STACKS 8
 #if UINTPTR_MAX > 0xffffffffu
-#define SA_DEFAULT_RESERVE ((size_t)64 << 30)
+#define SA_CAP_MIN ((size_t)64 << 20)
+#define SA_CAP_MAX ((size_t)1 << 30)
 #else
-#define SA_DEFAULT_RESERVE ((size_t)512 << 20)
+#define SA_CAP_MIN ((size_t)16 << 20)
+#define SA_CAP_MAX ((size_t)256 << 20)
 #endif
 
 static pthread_once_t sa_once = PTHREAD_ONCE_INIT;
@@ -42,6 +52,8 @@ static scopealloc_pool *sa_live;
 static uint64_t sa_threads, sa_live_threads;
 static uint64_t sa_exited_allocs, sa_exited_failures;
 static size_t sa_exited_peak, sa_capacity;
+/* Arenas mapped now (threads', fibers', zombies'); atomic, no lock needed. */
+static uint64_t sa_reservations;
 
 static size_t sa_round_up(size_t n, size_t to) {
   return n + (to - 1 - (n - 1) % to); /* n > 0; may wrap to 0: caller checks */
@@ -85,6 +97,7 @@ static void sa_atfork_child(void) {
     sa_exited_failures += p->failures;
     if (sa_peak(p) > sa_exited_peak)
       sa_exited_peak = sa_peak(p);
+    sa_reservations--; /* what stays below its top is plain memory now */
     size_t used = (size_t)(p->cur - p->base);
     char *keep = used ? p->base + sa_round_up(used, sa_page) : p->base;
     if (keep < p->reserve_end) {
@@ -130,12 +143,24 @@ static SA_NORETURN void sa_bad_reserve(const char *value) {
   abort();
 }
 
-/* The reservation for a new arena: SCOPEALLOC_RESERVE or the default, in
- * whole pages. Returns 1 if the user chose it. */
+/* The default cap, read at each arena's creation (setrlimit may change it). */
+static size_t sa_default_cap(void) {
+  struct rlimit rl;
+  size_t cap = SA_CAP_MAX;
+  if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+      rl.rlim_cur < SA_CAP_MAX / SA_CAP_STACKS)
+    cap = (size_t)rl.rlim_cur * SA_CAP_STACKS;
+  if (cap < SA_CAP_MIN)
+    cap = SA_CAP_MIN;
+  return sa_round_up(cap, sa_page);
+}
+
+/* The per-thread cap of a new arena (its reservation): SCOPEALLOC_RESERVE
+ * or the default, in whole pages. Returns 1 if the user chose it. */
 static int sa_reserve_size(size_t *out) {
   const char *env = getenv("SCOPEALLOC_RESERVE");
   if (!env || !*env) {
-    *out = SA_DEFAULT_RESERVE;
+    *out = sa_default_cap();
     return 0;
   }
   size_t n = 0;
@@ -190,6 +215,7 @@ int sa_arena_map(scopealloc_pool *pool, size_t cap) {
   pool->base = pool->cur = pool->high = base;
   pool->limit = base + commit;
   pool->reserve_end = base + cap;
+  __atomic_fetch_add(&sa_reservations, 1, __ATOMIC_RELAXED);
   if (sa_hooked())
     sa_hook_arena_created(pool);
   return 0;
@@ -200,6 +226,7 @@ void sa_arena_unmap(scopealloc_pool *pool) {
     sa_hook_arena_unmapping(pool, pool->base);
   munmap(pool->base - sa_guard,
          (size_t)(pool->reserve_end - pool->base) + 2 * sa_guard);
+  __atomic_fetch_sub(&sa_reservations, 1, __ATOMIC_RELAXED);
 }
 
 /* First use in this thread: reserve, commit the first step, register. */
@@ -215,7 +242,7 @@ static SA_COLD void sa_thread_arena_create(size_t size, size_t align,
     if (chosen || reserve <= SA_COMMIT_STEP)
       sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_NO_MEMORY, size, align, 0,
               caller);
-    reserve /= 2;
+    reserve = sa_round_up(reserve / 2, sa_page);
   }
   pool->name = SA_POOL_NAME;
 
@@ -379,5 +406,6 @@ void sa_process_totals_get(sa_process_totals *out) {
   }
   out->threads = sa_threads;
   out->live_threads = sa_live_threads;
+  out->reservations = __atomic_load_n(&sa_reservations, __ATOMIC_RELAXED);
   pthread_mutex_unlock(&sa_lock);
 }

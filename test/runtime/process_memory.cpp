@@ -27,8 +27,6 @@ ProcessMemory ReadProcessMemory() {
       if (std::sscanf(line, "%" SCNxPTR "-%" SCNxPTR, &lo, &hi) != 2)
         continue;
       m.mappings++;
-      if (hi - lo >= (uintptr_t(1) << 30))
-        m.huge_mappings++;
     }
     std::fclose(f);
   }

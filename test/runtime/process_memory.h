@@ -15,13 +15,13 @@ struct ProcessMemory {
   size_t vm_size = 0;       // VmSize, bytes: every mapping, reserved or not
   size_t vm_rss = 0;        // VmRSS, bytes: resident
   size_t mappings = 0;      // lines of /proc/self/maps
-  size_t huge_mappings = 0; // of which at least 1 GiB (an arena reservation)
 };
 
 // Reads /proc/self/status and /proc/self/maps.
 ProcessMemory ReadProcessMemory();
 
-// The default pool over the process, with its thread counts.
+// The default pool over the process, with its thread and reservation
+// counts.
 sa_process_totals ProcessTotals();
 
 // Whether [p, p + 1 page) is mapped (mincore).

@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include "default_cap.h"
 #include "scopealloc/scopealloc.h"
 
 extern "C" char **environ;
@@ -254,7 +255,8 @@ TEST(Stats, PrintedAtExitWithScopeallocStats) {
   EXPECT_EQ(WEXITSTATUS(status), 0);
   // See stats_helper.cpp for where these numbers come from.
   EXPECT_TRUE(std::regex_search(
-      err, std::regex("\n  workspace +0 +200000 +68719476736 +6 +0\n")))
+      err, std::regex("\n  workspace +0 +200000 +" +
+                      std::to_string(ExpectedDefaultCap()) + " +6 +0\n")))
       << err;
   EXPECT_TRUE(std::regex_search(
       err, std::regex("\n  helper_pool +0 +4096 +65536 +2 +1\n")))

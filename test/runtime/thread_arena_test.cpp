@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include "default_cap.h"
 #include "scopealloc/scopealloc.h"
 
 bool CatchFailure(const std::function<void()> &fn, scopealloc_failure *out);
@@ -123,6 +124,7 @@ TEST(ThreadArena, AlignmentIsHonoured) {
 }
 
 TEST(ThreadArena, GrowsPastTheCommitStepAndKeepsData) {
+  ReserveEnv env("1G"); // above the default cap (64 MiB at an 8 MiB stack)
   OnFreshThread([] {
     void *m = __scopealloc_mark();
     EXPECT_EQ(__scopealloc_tls_pool.limit - static_cast<char *>(m),
@@ -165,6 +167,7 @@ TEST(ThreadArena, GrowsPastTheCommitStepAndKeepsData) {
 }
 
 TEST(ThreadArena, OneLargeAllocationSpanningManySteps) {
+  ReserveEnv env("1G"); // above the default cap (64 MiB at an 8 MiB stack)
   OnFreshThread([] {
     __scopealloc_alloc(100, 8);
     const size_t size = 200 * MiB + 123;
@@ -327,8 +330,8 @@ TEST(ThreadArena, DefaultReservation) {
     __scopealloc_mark();
     scopealloc_stats s;
     scopealloc_thread_stats(&s);
-    EXPECT_EQ(s.capacity, sizeof(void *) == 8 ? size_t(64) << 30
-                                              : size_t(512) << 20);
+    // Derived from RLIMIT_STACK (see default_cap_test.cpp for the rule).
+    EXPECT_EQ(s.capacity, ExpectedDefaultCap());
     EXPECT_EQ(__scopealloc_tls_pool.limit - __scopealloc_tls_pool.base,
               static_cast<ptrdiff_t>(MiB));
   });

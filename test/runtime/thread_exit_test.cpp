@@ -30,7 +30,7 @@ void UseArena(size_t bytes) {
 
 // 2000 threads, each committing and touching 2 MiB of its arena (past
 // the 1 MiB first commit, so each arena also grew), four at a time. The
-// process must end where it started: no reservation left (64 GiB each), no
+// process must end where it started: no reservation left (64 MiB each), no
 // resident memory left (2 MiB each), no mapping left, and statistics that
 // count every thread as exited. A leak stops the loop early. (The bounds
 // leave room for glibc's own caches, far below what one thread would leak.)
@@ -59,7 +59,8 @@ TEST(ThreadExit, TwoThousandThreadsLeaveNothingBehind) {
       ASSERT_LT(now.vm_size, before.vm_size + 512 * MiB) << "after " << done;
       ASSERT_LT(now.vm_rss, before.vm_rss + 32 * MiB) << "after " << done;
       ASSERT_LE(now.mappings, before.mappings + 8) << "after " << done;
-      ASSERT_EQ(now.huge_mappings, before.huge_mappings) << "after " << done;
+      ASSERT_EQ(ProcessTotals().reservations, totals_before.reservations)
+          << "after " << done;
     }
   }
 
@@ -67,9 +68,9 @@ TEST(ThreadExit, TwoThousandThreadsLeaveNothingBehind) {
   EXPECT_LT(after.vm_size, before.vm_size + 512 * MiB);
   EXPECT_LT(after.vm_rss, before.vm_rss + 32 * MiB);
   EXPECT_LE(after.mappings, before.mappings + 8);
-  EXPECT_EQ(after.huge_mappings, before.huge_mappings);
 
   const sa_process_totals totals = ProcessTotals();
+  EXPECT_EQ(totals.reservations, totals_before.reservations);
   EXPECT_EQ(totals.threads, totals_before.threads + kThreads);
   EXPECT_EQ(totals.live_threads, totals_before.live_threads);
   EXPECT_EQ(totals.stats.allocs,
@@ -131,7 +132,7 @@ TEST(ThreadExit, AThreadThatNeverUsesTheArenaCostsNothing) {
     totals_during = ProcessTotals();
     pool_during = __scopealloc_tls_pool;
   }).join();
-  EXPECT_EQ(during.huge_mappings, before.huge_mappings);
+  EXPECT_EQ(totals_during.reservations, totals_before.reservations);
   EXPECT_LT(during.vm_size, before.vm_size + 512 * MiB); // stack, malloc arena
   EXPECT_EQ(totals_during.threads, totals_before.threads);
   EXPECT_EQ(totals_during.live_threads, totals_before.live_threads);
@@ -173,7 +174,7 @@ TEST(ThreadExit, ArenaUsedByExitTimeDestructorsIsReturned) {
   const ProcessMemory after = ReadProcessMemory();
   const sa_process_totals totals = ProcessTotals();
   pthread_key_delete(g_late_key);
-  EXPECT_EQ(after.huge_mappings, before.huge_mappings);
+  EXPECT_EQ(totals.reservations, totals_before.reservations);
   EXPECT_LT(after.vm_size, before.vm_size + 512 * MiB);
   EXPECT_LT(after.vm_rss, before.vm_rss + 32 * MiB);
   EXPECT_EQ(totals.live_threads, totals_before.live_threads);

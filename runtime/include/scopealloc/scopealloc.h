@@ -61,9 +61,10 @@ typedef struct scopealloc_pool {
 /* ---- ABI emitted by the pass (do not call by hand unless you mean it) ---- */
 
 /* Default workspace pool of the calling thread: one contiguous virtual
- * reservation per thread (64 GiB on 64-bit, 512 MiB on 32-bit, env
- * SCOPEALLOC_RESERVE=<bytes>[K|M|G]), committed on demand, unmapped when the
- * thread exits.
+ * reservation per thread, which is also its cap (8 x the soft RLIMIT_STACK,
+ * at least 64 MiB, at most 1 GiB; 16 to 256 MiB on 32-bit; env
+ * SCOPEALLOC_RESERVE=<bytes>[K|M|G] sets it), between PROT_NONE guards,
+ * committed on demand, unmapped when the thread exits.
  *
  * Freestanding (bare-metal) builds have no threads and no mmap: there the
  * default pool is the named pool `workspace`, a fixed buffer the application

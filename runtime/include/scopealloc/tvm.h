@@ -26,7 +26,7 @@
  *  - Errors do not abort: TVMBackendAllocWorkspace returns NULL (the
  *    generated code then returns -1) when the device is not the CPU, the
  *    request does not fit in what is left of the thread's arena
- *    reservation (SCOPEALLOC_RESERVE, 64 GiB by default on 64-bit hosts), or
+ *    reservation (the per-thread cap: SCOPEALLOC_RESERVE, by default 8 x RLIMIT_STACK), or
  *    the library runs out of bookkeeping memory; TVMBackendFreeWorkspace returns -1 for
  *    a pointer that is not a live workspace of the calling thread (unknown,
  *    already freed, or allocated by another thread). Each error is printed

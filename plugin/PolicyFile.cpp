@@ -2,9 +2,11 @@
 #include "PolicyFile.h"
 #include "Scope.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -233,21 +235,201 @@ void PolicyReader::read(yaml::Node *Root) {
                       "or use 'workspace')");
 }
 
-static Expected<std::shared_ptr<const PolicyFile>> parse(StringRef Path) {
+static Error fileError(StringRef Path, const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(),
+                           "policy file '" + Path + "' " + Msg);
+}
+
+static StringRef describeType(sys::fs::file_type T) {
+  switch (T) {
+  case sys::fs::file_type::directory_file:
+    return "a directory";
+  case sys::fs::file_type::fifo_file:
+    return "a FIFO";
+  case sys::fs::file_type::character_file:
+    return "a character device";
+  case sys::fs::file_type::block_file:
+    return "a block device";
+  case sys::fs::file_type::socket_file:
+    return "a socket";
+  default:
+    return "not a regular file";
+  }
+}
+
+/// Checks what \p Path names before reading it: a FIFO or /dev/zero would
+/// block or be read until memory runs out.
+static Error checkReadable(StringRef Path, const sys::fs::file_status &St) {
+  if (St.type() != sys::fs::file_type::regular_file)
+    return fileError(Path, "is not a regular file (it is " +
+                               describeType(St.type()) + ")");
+  if (St.getSize() > MaxPolicyFileBytes)
+    return fileError(Path, "is " + Twine(St.getSize()) +
+                               " bytes, more than the limit of " +
+                               Twine(MaxPolicyFileBytes) + " bytes (1 MiB)");
+  return Error::success();
+}
+
+static Expected<std::unique_ptr<MemoryBuffer>> readPolicyFile(StringRef Path) {
+  auto CannotRead = [&](std::error_code EC) {
+    return createStringError(EC, "cannot read policy file '" + Path +
+                                     "': " + EC.message());
+  };
+  sys::fs::file_status St;
+  if (std::error_code EC = sys::fs::status(Path, St))
+    return CannotRead(EC);
+  if (Error E = checkReadable(Path, St)) // before open(): a FIFO blocks
+    return std::move(E);
+  Expected<sys::fs::file_t> FD = sys::fs::openNativeFileForRead(Path);
+  if (!FD)
+    return CannotRead(errorToErrorCode(FD.takeError()));
+  auto Close = make_scope_exit([&] { sys::fs::closeFile(*FD); });
+  // Checked again on what was opened, in case the path changed meanwhile.
+  if (std::error_code EC = sys::fs::status(*FD, St))
+    return CannotRead(EC);
+  if (Error E = checkReadable(Path, St))
+    return std::move(E);
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFile(Path, /*IsText=*/true);
+      MemoryBuffer::getOpenFile(*FD, Path, St.getSize());
   if (!Buffer)
-    return createStringError(Buffer.getError(),
-                             "cannot read policy file '" + Path +
-                                 "': " + Buffer.getError().message());
+    return CannotRead(Buffer.getError());
+  return std::move(*Buffer);
+}
+
+/// The longest run of ',' separated only by blanks and comments. llvm::yaml
+/// recurses once per empty flow entry, so a long run overflows the stack.
+/// Every '#' counts as a comment here, which can only lengthen runs.
+static std::pair<size_t, size_t> longestCommaRun(StringRef Text) {
+  size_t Best = 0, BestAt = 0, Run = 0;
+  for (size_t I = 0, E = Text.size(); I < E; ++I) {
+    char C = Text[I];
+    if (C == ',') {
+      if (++Run > Best)
+        Best = Run, BestAt = I;
+    } else if (C == '#') {
+      I = std::min(Text.find('\n', I), E);
+    } else if (C != ' ' && C != '\t' && C != '\r' && C != '\n') {
+      Run = 0;
+    }
+  }
+  return {Best, BestAt};
+}
+
+namespace {
+
+/// Walks every node of the document with an explicit stack, so that no
+/// llvm::yaml call below recurses deeper than MaxPolicyNesting: each child is
+/// consumed before its parent advances (advancing skips the child, which is
+/// then a no-op) and each key before its value is asked for.
+class NestingCheck {
+public:
+  explicit NestingCheck(yaml::Stream &S) : S(S) {}
+
+  /// False (after printing an error at the node) when the nesting is too deep.
+  bool run(yaml::Node *Root) {
+    if (!enter(Root))
+      return false;
+    while (!Stack.empty()) {
+      Frame &F = Stack.back();
+      yaml::Node *Next = nullptr;
+      if (F.Seq) {
+        if (F.Started)
+          ++F.SeqIt;
+        F.Started = true;
+        if (F.SeqIt == F.Seq->end()) {
+          Stack.pop_back();
+          continue;
+        }
+        Next = &*F.SeqIt;
+      } else {
+        if (F.Phase == 2) {
+          ++F.MapIt;
+          F.Phase = 0;
+        }
+        if (F.MapIt == F.Map->end()) {
+          Stack.pop_back();
+          continue;
+        }
+        Next = F.Phase == 0 ? F.MapIt->getKey() : F.MapIt->getValue();
+        ++F.Phase;
+      }
+      if (!enter(Next))
+        return false;
+    }
+    return true;
+  }
+
+private:
+  struct Frame {
+    yaml::SequenceNode *Seq = nullptr;
+    yaml::SequenceNode::iterator SeqIt;
+    bool Started = false;
+    yaml::MappingNode *Map = nullptr;
+    yaml::MappingNode::iterator MapIt;
+    int Phase = 0; ///< 0: key next, 1: value next, 2: advance
+  };
+
+  bool enter(yaml::Node *N) {
+    if (!N || (!isa<yaml::SequenceNode>(N) && !isa<yaml::MappingNode>(N)))
+      return true;
+    if (Stack.size() >= MaxPolicyNesting) {
+      S.printError(N, "nesting deeper than " + Twine(MaxPolicyNesting) +
+                          " levels (a policy file needs about 5)");
+      return false;
+    }
+    Frame F;
+    if (auto *Seq = dyn_cast<yaml::SequenceNode>(N)) {
+      F.Seq = Seq;
+      F.SeqIt = Seq->begin();
+    } else {
+      F.Map = cast<yaml::MappingNode>(N);
+      F.MapIt = F.Map->begin();
+    }
+    Stack.push_back(F);
+    return true;
+  }
+
+  yaml::Stream &S;
+  std::vector<Frame> Stack;
+};
+
+} // namespace
+
+/// Collects the SourceMgr diagnostics of one parse as "file:line:col: text".
+static void collect(const SMDiagnostic &D, void *Context) {
+  raw_string_ostream OS(*static_cast<std::string *>(Context));
+  D.print(nullptr, OS, /*ShowColors=*/false, /*ShowKindLabel=*/false);
+}
+
+static Expected<std::shared_ptr<const PolicyFile>> parse(StringRef Path) {
+  Expected<std::unique_ptr<MemoryBuffer>> Buffer = readPolicyFile(Path);
+  if (!Buffer)
+    return Buffer.takeError();
+  StringRef Text = (*Buffer)->getBuffer();
+  if (auto [Run, At] = longestCommaRun(Text); Run > MaxPolicyNesting) {
+    size_t Line = Text.take_front(At).count('\n') + 1;
+    return createStringError(inconvertibleErrorCode(),
+                             Path + ":" + Twine(Line) + ": " + Twine(Run) +
+                                 " ',' in a row (empty list entries); at "
+                                 "most " +
+                                 Twine(MaxPolicyNesting) + " are read");
+  }
+
   SourceMgr SM;
   std::string Messages;
-  SM.setDiagHandler(
-      [](const SMDiagnostic &D, void *Context) {
-        raw_string_ostream OS(*static_cast<std::string *>(Context));
-        D.print(nullptr, OS, /*ShowColors=*/false, /*ShowKindLabel=*/false);
-      },
-      &Messages);
+  SM.setDiagHandler(collect, &Messages);
+  {
+    // A first parse only measures the nesting: llvm::yaml recurses once per
+    // level when it skips a node, and a deep file would overflow the stack.
+    yaml::Stream Stream((*Buffer)->getMemBufferRef(), SM, /*ShowColors=*/false);
+    yaml::document_iterator Doc = Stream.begin();
+    if (Doc != Stream.end())
+      if (!NestingCheck(Stream).run(Doc->getRoot()))
+        return createStringError(inconvertibleErrorCode(),
+                                 StringRef(Messages).rtrim());
+    Messages.clear(); // syntax errors are reported by the second parse
+  }
+
   auto File = std::make_shared<PolicyFile>();
   File->Path = Path.str();
   yaml::Stream Stream((*Buffer)->getMemBufferRef(), SM, /*ShowColors=*/false);

@@ -62,8 +62,14 @@ struct PolicyFile {
   const PolicyTarget *matchTriple(llvm::StringRef Triple) const;
 };
 
-/// Reads and checks \p Path; parsed files are cached by path. The error
-/// text is "file:line:col: message" for each problem.
+/// Limits on what a policy file may be: larger or deeper files are
+/// rejected before llvm::yaml sees them (its parser recurses per level).
+inline constexpr uint64_t MaxPolicyFileBytes = 1 << 20;
+inline constexpr size_t MaxPolicyNesting = 64;
+
+/// Reads and checks \p Path (a regular file of at most MaxPolicyFileBytes);
+/// parsed files are cached by path. The error text is "file:line:col: message"
+/// for each problem.
 llvm::Expected<std::shared_ptr<const PolicyFile>>
 loadPolicyFile(llvm::StringRef Path);
 

@@ -1,6 +1,9 @@
 //===- RuntimeABI.cpp - Calls into the ScopeAlloc runtime -----------------===//
 #include "RuntimeABI.h"
+#include "Diagnostics.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
@@ -9,6 +12,9 @@
 using namespace llvm;
 
 namespace scopealloc {
+
+static constexpr const char *PoolTypeName = "scopealloc.pool";
+static constexpr const char *TLSPoolName = "__scopealloc_tls_pool";
 
 std::string RuntimeABI::poolSymbol(StringRef Pool) {
   return ("__scopealloc_pool_" + Pool).str();
@@ -34,8 +40,10 @@ bool RuntimeABI::isRelease(const CallInst &CI) const {
 
 FunctionCallee RuntimeABI::function(StringRef Name, Type *Ret,
                                     ArrayRef<Type *> Params) {
-  FunctionCallee Callee =
-      M.getOrInsertFunction(Name, FunctionType::get(Ret, Params, false));
+  FunctionType *Ty = FunctionType::get(Ret, Params, false);
+  assert((!runtimeFunctionType(Name) || runtimeFunctionType(Name) == Ty) &&
+         "runtime function used with another type than checkModule's");
+  FunctionCallee Callee = M.getOrInsertFunction(Name, Ty);
   // The runtime never unwinds: exhaustion aborts or longjmps out.
   if (auto *Fn = dyn_cast<Function>(Callee.getCallee()))
     Fn->setDoesNotThrow();
@@ -46,23 +54,195 @@ FunctionCallee RuntimeABI::function(StringRef Name, Type *Ret,
 /// field numbers below are the ones the inline fast path touches.
 enum PoolField : unsigned { Cur = 0, High = 2, Allocs = 6 };
 
+SmallVector<Type *, 10> RuntimeABI::poolFields() const {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  Type *U64 = Type::getInt64Ty(C);
+  // cur, limit, high, base, reserve_end, name, allocs, failures, owner, next
+  return {Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, U64, U64, Ptr, Ptr};
+}
+
 StructType *RuntimeABI::poolType() {
   LLVMContext &C = M.getContext();
-  StructType *PoolTy = StructType::getTypeByName(C, "scopealloc.pool");
+  StructType *PoolTy = StructType::getTypeByName(C, PoolTypeName);
   if (!PoolTy)
-    PoolTy = StructType::create(C, "scopealloc.pool");
-  if (PoolTy->isOpaque()) {
-    Type *Ptr = PointerType::getUnqual(C);
-    Type *U64 = Type::getInt64Ty(C);
-    // cur, limit, high, base, reserve_end, name, allocs, failures, owner, next
-    PoolTy->setBody({Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, U64, U64, Ptr, Ptr});
-  }
+    PoolTy = StructType::create(C, PoolTypeName);
+  if (PoolTy->isOpaque())
+    PoolTy->setBody(poolFields());
+  // checkModule rejected any other body before anything was rewritten.
+  assert(PoolTy->elements() == ArrayRef<Type *>(poolFields()) &&
+         "conflicting %scopealloc.pool");
   return PoolTy;
+}
+
+bool RuntimeABI::isPoolType(Type *Ty) const {
+  // C's struct scopealloc_pool (%struct.scopealloc_pool from clang) or ours;
+  // an opaque struct when the module only declares the pool.
+  auto *ST = dyn_cast<StructType>(Ty);
+  return ST &&
+         (ST->isOpaque() || (!ST->isPacked() &&
+                             ST->elements() == ArrayRef<Type *>(poolFields())));
+}
+
+FunctionType *RuntimeABI::runtimeFunctionType(StringRef Name) const {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  Type *Void = Type::getVoidTy(C);
+  Type *Size = sizeType();
+  auto Fn = [](Type *Ret, ArrayRef<Type *> Params) {
+    return FunctionType::get(Ret, Params, /*isVarArg=*/false);
+  };
+  return StringSwitch<FunctionType *>(Name)
+      .Case("__scopealloc_mark", Fn(Ptr, {}))
+      .Case("__scopealloc_alloc", Fn(Ptr, {Size, Size}))
+      .Case("__scopealloc_release", Fn(Void, {Ptr}))
+      .Case("__scopealloc_frame_slow",
+            Fn(StructType::get(C, {Ptr, Ptr}), {Size, Size}))
+      .Case("__scopealloc_pool_mark", Fn(Ptr, {Ptr}))
+      .Case("__scopealloc_pool_alloc", Fn(Ptr, {Ptr, Size, Size}))
+      .Case("__scopealloc_pool_release", Fn(Void, {Ptr, Ptr}))
+      .Default(nullptr);
+}
+
+/// Whether \p Have may stand for the runtime function type \p Want: the same
+/// type, or for __scopealloc_frame_slow the two-register return that C
+/// gives a struct of two pointers on AArch64 ([2 x i64]).
+static bool sameRuntimeFunction(FunctionType *Have, FunctionType *Want,
+                                const DataLayout &DL) {
+  if (Have == Want)
+    return true;
+  auto *Ret = dyn_cast<StructType>(Want->getReturnType());
+  auto *HaveRet = dyn_cast<ArrayType>(Have->getReturnType());
+  return Ret && HaveRet && Have->params() == Want->params() &&
+         !Have->isVarArg() && HaveRet->getNumElements() == 2 &&
+         HaveRet->getElementType() == DL.getIntPtrType(Have->getContext());
+}
+
+static std::string typeText(const Type *Ty) {
+  std::string S;
+  raw_string_ostream OS(S);
+  Ty->print(OS);
+  return S;
+}
+
+static std::string bodyText(const StructType *ST) {
+  std::string S;
+  raw_string_ostream OS(S);
+  if (ST->isOpaque())
+    return "opaque";
+  OS << (ST->isPacked() ? "<{ " : "{ ");
+  ListSeparator LS;
+  for (Type *T : ST->elements())
+    OS << LS << *T;
+  OS << (ST->isPacked() ? " }>" : " }");
+  return S;
+}
+
+static std::string kindText(const GlobalValue &GV) {
+  if (isa<Function>(GV))
+    return "a function";
+  if (isa<GlobalAlias>(GV))
+    return "an alias";
+  if (isa<GlobalIFunc>(GV))
+    return "an ifunc";
+  return "a global variable";
+}
+
+bool RuntimeABI::isReservedPoolName(StringRef Pool) {
+  return Pool == "mark" || Pool == "alloc" || Pool == "release";
+}
+
+bool RuntimeABI::checkModule() {
+  bool OK = true;
+  std::string PoolBody = "{ ";
+  {
+    raw_string_ostream OS(PoolBody);
+    ListSeparator LS;
+    for (Type *T : poolFields())
+      OS << LS << *T;
+    OS << " }";
+  }
+  std::string PoolDesc =
+      "struct scopealloc_pool '" + PoolBody + "' (runtime ABI version 2)";
+  auto Conflict = [&](const Twine &What, const Twine &Why,
+                      const Twine &Expected) {
+    reportModuleError(M, What + " conflicts with the ScopeAlloc runtime: " +
+                             Why + "; expected " + Expected +
+                             ". No function of the module was rewritten");
+    OK = false;
+  };
+
+  // Identified struct types are per context; the pass gives the body to an
+  // opaque one.
+  if (StructType *ST = StructType::getTypeByName(M.getContext(), PoolTypeName);
+      ST && !ST->isOpaque() &&
+      (ST->isPacked() || ST->elements() != ArrayRef<Type *>(poolFields())))
+    Conflict("type %" + Twine(PoolTypeName),
+             "its body is '" + bodyText(ST) + "'", PoolDesc);
+
+  // The calling thread's default pool.
+  if (GlobalValue *GV = M.getNamedValue(TLSPoolName)) {
+    auto *Var = dyn_cast<GlobalVariable>(GV);
+    std::string Expected = "an external thread_local global holding " +
+                           PoolDesc +
+                           ", as <scopealloc/scopealloc.h> declares it";
+    std::string Name = "@" + std::string(TLSPoolName);
+    if (!Var)
+      Conflict(Name, "it is " + kindText(*GV), Expected);
+    else if (!Var->isThreadLocal())
+      Conflict(Name, "it is not thread_local", Expected);
+    else if (Var->getAddressSpace() != 0)
+      Conflict(Name, "it is in address space " + Twine(Var->getAddressSpace()),
+               Expected);
+    else if (!isPoolType(Var->getValueType()))
+      Conflict(Name, "its type is '" + typeText(Var->getValueType()) + "'",
+               Expected);
+  }
+
+  for (GlobalValue &GV : M.global_values()) {
+    StringRef Name = GV.getName();
+    if (!Name.starts_with("__scopealloc_"))
+      continue;
+    std::string IRName = "@" + Name.str();
+    if (FunctionType *Want = runtimeFunctionType(Name)) {
+      std::string Expected = "a function of type '" + typeText(Want) + "'" +
+                             " (<scopealloc/scopealloc.h> declares it)";
+      auto *F = dyn_cast<Function>(&GV);
+      if (!F)
+        Conflict(IRName, "it is " + kindText(GV), Expected);
+      else if (!sameRuntimeFunction(F->getFunctionType(), Want,
+                                    M.getDataLayout()))
+        Conflict(IRName,
+                 "it is declared with type '" + typeText(F->getFunctionType()) +
+                     "'",
+                 Expected);
+      continue;
+    }
+    // A named pool: the application's SCOPEALLOC_DEFINE_POOL, which this
+    // module may define or declare.
+    if (!Name.starts_with("__scopealloc_pool_"))
+      continue;
+    std::string Expected = "a global (not thread_local) holding " + PoolDesc +
+                           ", as SCOPEALLOC_DEFINE_POOL defines it";
+    auto *Var = dyn_cast<GlobalVariable>(&GV);
+    if (!Var)
+      Conflict(IRName, "it is " + kindText(GV), Expected);
+    else if (Var->isThreadLocal())
+      Conflict(IRName, "it is thread_local", Expected);
+    else if (Var->getAddressSpace() != 0)
+      Conflict(IRName,
+               "it is in address space " + Twine(Var->getAddressSpace()),
+               Expected);
+    else if (!isPoolType(Var->getValueType()))
+      Conflict(IRName, "its type is '" + typeText(Var->getValueType()) + "'",
+               Expected);
+  }
+  return OK;
 }
 
 GlobalVariable *RuntimeABI::poolGlobal(StringRef Pool) {
   std::string Symbol = poolSymbol(Pool);
-  if (GlobalVariable *GV = M.getGlobalVariable(Symbol))
+  if (GlobalVariable *GV = M.getGlobalVariable(Symbol, /*AllowLocal=*/true))
     return GV;
   return new GlobalVariable(M, poolType(), /*isConstant=*/false,
                             GlobalValue::ExternalLinkage, nullptr, Symbol);
@@ -84,11 +264,11 @@ RuntimeABI::InlineFrame
 RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   LLVMContext &C = M.getContext();
   StructType *PoolTy = poolType();
-  GlobalVariable *TLS = M.getGlobalVariable("__scopealloc_tls_pool");
+  GlobalVariable *TLS = M.getGlobalVariable(TLSPoolName, /*AllowLocal=*/true);
   if (!TLS) {
-    TLS = new GlobalVariable(
-        M, PoolTy, /*isConstant=*/false, GlobalValue::ExternalLinkage, nullptr,
-        "__scopealloc_tls_pool", nullptr, GlobalValue::GeneralDynamicTLSModel);
+    TLS = new GlobalVariable(M, PoolTy, /*isConstant=*/false,
+                             GlobalValue::ExternalLinkage, nullptr, TLSPoolName,
+                             nullptr, GlobalValue::GeneralDynamicTLSModel);
   }
   IntegerType *IntPtr = sizeType();
   Type *Ptr = PointerType::getUnqual(C);

@@ -58,12 +58,32 @@ public:
 
   /// The symbol of named pool \p Pool.
   static std::string poolSymbol(llvm::StringRef Pool);
+  /// Whether the symbol of pool \p Pool would be a runtime function's
+  /// (__scopealloc_pool_mark, ...), so the pool cannot be named so.
+  static bool isReservedPoolName(llvm::StringRef Pool);
+
+  /// Checks, once per module before anything is rewritten, that what the
+  /// module already has under the runtime's names agrees with the runtime:
+  /// the type %scopealloc.pool, the global __scopealloc_tls_pool, named pool
+  /// globals __scopealloc_pool_<name> and the runtime functions. Reports an
+  /// error naming each conflict and what was expected; false when there was
+  /// one (the caller then leaves the module unchanged, since reusing such a
+  /// symbol would make invalid IR or call the wrong thing).
+  bool checkModule();
+
+  /// The type the runtime function \p Name has, or null when \p Name is
+  /// not a runtime function.
+  llvm::FunctionType *runtimeFunctionType(llvm::StringRef Name) const;
 
 private:
   llvm::FunctionCallee function(llvm::StringRef Name, llvm::Type *Ret,
                                 llvm::ArrayRef<llvm::Type *> Params);
   llvm::GlobalVariable *poolGlobal(llvm::StringRef Pool);
   llvm::StructType *poolType();
+  /// The fields of struct scopealloc_pool, in order.
+  llvm::SmallVector<llvm::Type *, 10> poolFields() const;
+  /// Whether a global of type \p Ty can be a scopealloc_pool.
+  bool isPoolType(llvm::Type *Ty) const;
 
   llvm::Module &M;
 };

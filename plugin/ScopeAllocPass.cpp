@@ -5,6 +5,7 @@
 #include "Diagnostics.h"
 #include "Report.h"
 #include "ResumePoints.h"
+#include "RuntimeABI.h"
 #include "Scope.h"
 #include "StackPolicy.h"
 
@@ -176,6 +177,18 @@ bool FunctionPlanner::plan() {
   if (!applyFrameBudget())
     return false;
   keepStackRestoreConsistent();
+  for (AllocaDecision &D : Decisions)
+    if (D.Action == AllocaDecision::Demote &&
+        RuntimeABI::isReservedPoolName(D.Pool)) {
+      reportError(F, D.Alloca,
+                  "'" + describeValue(*D.Alloca) + "' would move to pool '" +
+                      D.Pool + "', whose symbol " +
+                      RuntimeABI::poolSymbol(D.Pool) +
+                      " is a function of the runtime: rename the pool");
+      OK = false;
+    }
+  if (!OK)
+    return false;
   bool StackRestoreFrees = stackSaveMayMoveToArena();
   for (AllocaDecision &D : Decisions)
     if (D.Action == AllocaDecision::Demote && !D.Alloca->isStaticAlloca() &&
@@ -513,6 +526,10 @@ static bool runOnFunction(Function &F, FunctionAnalysisManager &FAM,
 PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (!checkModulePolicy(M))
     return PreservedAnalyses::all(); // the error stops the compilation
+  // Symbols of the runtime's names that the module defines otherwise would
+  // be reused and break the module: error, and rewrite nothing.
+  if (!RuntimeABI(M).checkModule())
+    return PreservedAnalyses::all();
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   std::optional<ModuleReport> Report;
   if (reportRequested())

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "WorkspacePromotion.h"
 #include "Diagnostics.h"
+#include "RuntimeABI.h"
 #include "Scope.h"
 #include "StackPolicy.h"
 
@@ -194,7 +195,44 @@ bool Promoter::collect() {
   return !Candidates.empty();
 }
 
+/// A constant argument that fits in 64 bits (an i128 operand may not).
+std::optional<uint64_t> constantArg(const CallInst &CI, unsigned I) {
+  auto *N = dyn_cast<ConstantInt>(CI.getArgOperand(I));
+  if (!N || N->getValue().getActiveBits() > 64)
+    return std::nullopt;
+  return N->getZExtValue();
+}
+
+std::string sizeNotConstant(const CallInst &CI, unsigned I) {
+  if (isa<ConstantInt>(CI.getArgOperand(I)))
+    return "its size does not fit in 64 bits";
+  return "its size is not a compile-time constant";
+}
+
 bool Promoter::check(Candidate &C) {
+  // The call's result is replaced by an alloca: it must be a pointer of the
+  // same type, and an ABI call must be the runtime's function (a module may
+  // declare the name otherwise; scope-alloc reports that conflict).
+  const DataLayout &DL = F.getDataLayout();
+  Type *StackPtr = PointerType::get(F.getContext(), DL.getAllocaAddrSpace());
+  if (C.Alloc->getType() != StackPtr) {
+    std::string Ty;
+    raw_string_ostream OS(Ty);
+    C.Alloc->getType()->print(OS);
+    C.Reason = "it returns '" + Ty + "', not a pointer to the stack (" +
+               "address space " + std::to_string(DL.getAllocaAddrSpace()) + ")";
+    return false;
+  }
+  if (!C.IsTVM) {
+    FunctionType *Want =
+        RuntimeABI(*F.getParent()).runtimeFunctionType(ABIAlloc);
+    if (C.Alloc->getFunctionType() != Want ||
+        C.Alloc->getCalledFunction()->getFunctionType() != Want) {
+      C.Reason = std::string(ABIAlloc) +
+                 " is declared with another type than the runtime's";
+      return false;
+    }
+  }
   if (C.S.requiresPool()) {
     C.Reason = "scope " + C.S.describe() + " requires pool '" +
                C.S.poolName().str() + "'";
@@ -221,17 +259,16 @@ bool Promoter::check(Candidate &C) {
 }
 
 bool Promoter::checkTVM(Candidate &C) {
-  auto *Dev = dyn_cast<ConstantInt>(C.Alloc->getArgOperand(0));
-  if (!Dev || Dev->getZExtValue() != KDLCPU) {
+  if (constantArg(*C.Alloc, 0) != KDLCPU) {
     C.Reason = "its device type is not the CPU (kDLCPU = 1)";
     return false;
   }
-  auto *N = dyn_cast<ConstantInt>(C.Alloc->getArgOperand(2));
+  std::optional<uint64_t> N = constantArg(*C.Alloc, 2);
   if (!N) {
-    C.Reason = "its size is not a compile-time constant";
+    C.Reason = sizeNotConstant(*C.Alloc, 2);
     return false;
   }
-  C.Size = N->getZExtValue();
+  C.Size = *N;
   C.Alignment = Align(TVMWorkspaceAlign);
   // Its frees: TVMBackendFreeWorkspace(_, _, %p). A free that may get %p
   // through a phi or select cannot be removed safely.
@@ -265,18 +302,24 @@ bool Promoter::checkTVM(Candidate &C) {
 }
 
 bool Promoter::checkABI(Candidate &C) {
-  auto *N = dyn_cast<ConstantInt>(C.Alloc->getArgOperand(0));
+  std::optional<uint64_t> N = constantArg(*C.Alloc, 0);
   if (!N) {
-    C.Reason = "its size is not a compile-time constant";
+    C.Reason = sizeNotConstant(*C.Alloc, 0);
     return false;
   }
-  auto *A = dyn_cast<ConstantInt>(C.Alloc->getArgOperand(1));
-  if (!A || !isPowerOf2_64(A->getZExtValue())) {
+  std::optional<uint64_t> A = constantArg(*C.Alloc, 1);
+  if (!A || !isPowerOf2_64(*A)) {
     C.Reason = "its alignment is not a constant power of two";
     return false;
   }
-  C.Size = N->getZExtValue();
-  C.Alignment = Align(A->getZExtValue());
+  if (*A > Value::MaximumAlignment) {
+    C.Reason = "its alignment " + std::to_string(*A) +
+               " exceeds the largest an alloca may have (" +
+               std::to_string(Value::MaximumAlignment) + ")";
+    return false;
+  }
+  C.Size = *N;
+  C.Alignment = Align(*A);
   // Releasing any mark taken before the allocation frees it.
   for (Instruction &I : instructions(F)) {
     auto *CI = dyn_cast<CallInst>(&I);

@@ -4,6 +4,7 @@
 #include "FrameLayout.h"
 #include "ResumePoints.h"
 #include "RuntimeABI.h"
+#include "StackProtector.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
@@ -55,7 +56,7 @@ class FunctionDemoter {
 public:
   FunctionDemoter(Function &F)
       : F(F), DL(F.getParent()->getDataLayout()), RT(*F.getParent()),
-        DIB(*F.getParent(), /*AllowUnresolved=*/false) {}
+        DIB(*F.getParent(), /*AllowUnresolved=*/false), Canaries(F) {}
 
   void run(ArrayRef<DemotionRequest> Requests, bool StackSaveMayMoveToArena);
 
@@ -77,6 +78,8 @@ private:
   PoolMap<Value *> Marks;
   /// The default pool's frame when it was bumped inline.
   std::optional<RuntimeABI::InlineFrame> Inline;
+  /// Canaries after the demoted buffers (ssp, sspstrong, sspreq).
+  DemotedCanaries Canaries;
 };
 
 } // namespace
@@ -205,6 +208,12 @@ void FunctionDemoter::demoteStaticFrame(StringRef Pool,
     Value *Ptr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Frame, Offset);
     replaceAlloca(AI, Ptr);
   }
+
+  SmallVector<Value *, 8> CanaryAddrs;
+  for (uint64_t Offset : Layout.CanaryOffsets)
+    CanaryAddrs.push_back(B.CreateConstInBoundsGEP1_64(
+        B.getInt8Ty(), Frame, Offset, "scopealloc.canary.addr"));
+  Canaries.place(EntryPoint, CanaryAddrs);
 }
 
 void FunctionDemoter::demoteDynamic(AllocaInst *AI, StringRef Pool) {
@@ -253,6 +262,8 @@ void FunctionDemoter::releaseOnEveryExit() {
       Exits.push_back(T);
   }
   for (Instruction *Exit : Exits) {
+    // The canaries are checked while the frame is still allocated.
+    Canaries.checkBefore(Exit);
     IRBuilder<> B(Exit);
     // Newest pool first, mirroring the order the marks were taken.
     for (auto &[Pool, Mark] : reverse(Marks)) {
@@ -280,8 +291,9 @@ void FunctionDemoter::run(ArrayRef<DemotionRequest> Requests,
   // Layouts read the lifetime markers; then they go, before the entry
   // insertion point is chosen, so that it is never one of them.
   PoolMap<FrameLayout> Layouts;
+  uint64_t CanarySize = DemotedCanaries::size(F);
   for (auto &[Pool, Allocas] : StaticByPool)
-    Layouts[Pool] = layoutFrame(F, Allocas);
+    Layouts[Pool] = layoutFrame(F, Allocas, CanarySize);
   for (const DemotionRequest &R : Requests)
     eraseLifetimeMarkers(R.Alloca);
   EntryPoint = firstNonStaticAlloca(F.getEntryBlock());

@@ -8,7 +8,9 @@
 //     position; llvm.stacksave/stackrestore become mark/release of the
 //     default pool so that a VLA in a loop is released every iteration;
 //   - every way out of the function (ret, musttail call, resume) releases
-//     back to the marks taken at entry.
+//     back to the marks taken at entry;
+//   - under a stack protector, each static demoted buffer is followed by a
+//     canary checked before every release (StackProtector.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCOPEALLOC_ALLOCADEMOTION_H

@@ -1,6 +1,7 @@
 //===- FrameLayout.cpp - Offsets of demoted allocas in one frame ----------===//
 #include "FrameLayout.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Analysis/StackLifetime.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
@@ -11,7 +12,8 @@ using namespace llvm;
 
 namespace scopealloc {
 
-FrameLayout layoutFrame(const Function &F, ArrayRef<AllocaInst *> Allocas) {
+FrameLayout layoutFrame(const Function &F, ArrayRef<AllocaInst *> Allocas,
+                        uint64_t CanarySize) {
   const DataLayout &DL = F.getParent()->getDataLayout();
   FrameLayout L;
   L.Allocas.assign(Allocas.begin(), Allocas.end());
@@ -31,27 +33,45 @@ FrameLayout layoutFrame(const Function &F, ArrayRef<AllocaInst *> Allocas) {
 
   struct Placed {
     uint64_t Begin, End;
+    /// Null for a canary: live for the whole frame.
     const StackLifetime::LiveRange *Live;
   };
-  SmallVector<Placed, 8> Done;
+  SmallVector<Placed, 16> Done;
   for (AllocaInst *AI : L.Allocas) {
     uint64_t Size = AI->getAllocationSize(DL)->getFixedValue();
     const StackLifetime::LiveRange &Live = Lifetimes.getLiveRange(AI);
-    // Lowest aligned offset that overlaps no placed alloca alive at the same
-    // time; each conflict pushes the candidate past it, until none is left.
+    // Lowest aligned offset at which the alloca overlaps no placed alloca
+    // alive at the same time and no canary, and its canary no placed byte
+    // (canaries are live for the whole frame) but for an identical canary,
+    // which it shares; each conflict pushes the candidate past it, until
+    // none is left.
+    auto Conflicts = [&](const Placed &P, uint64_t Offset) {
+      auto Overlaps = [&](uint64_t Begin, uint64_t End) {
+        return Begin < P.End && P.Begin < End;
+      };
+      uint64_t DataEnd = Offset + Size;
+      bool IsCanary = !P.Live;
+      return (Overlaps(Offset, DataEnd) &&
+              (IsCanary || P.Live->overlaps(Live))) ||
+             (CanarySize && Overlaps(DataEnd, DataEnd + CanarySize) &&
+              !(IsCanary && P.Begin == DataEnd));
+    };
     uint64_t Offset = 0;
     for (bool Moved = true; Moved;) {
       Moved = false;
       for (const Placed &P : Done)
-        if (P.Live->overlaps(Live) && Offset < P.End &&
-            P.Begin < Offset + Size) {
+        if (Conflicts(P, Offset)) {
           Offset = alignTo(P.End, AI->getAlign());
           Moved = true;
         }
     }
     Done.push_back({Offset, Offset + Size, &Live});
     L.Offsets.push_back(Offset);
-    L.Size = std::max(L.Size, Offset + Size);
+    if (CanarySize && !is_contained(L.CanaryOffsets, Offset + Size)) {
+      Done.push_back({Offset + Size, Offset + Size + CanarySize, nullptr});
+      L.CanaryOffsets.push_back(Offset + Size);
+    }
+    L.Size = std::max(L.Size, Offset + Size + CanarySize);
     L.Alignment = std::max(L.Alignment, AI->getAlign());
   }
   return L;

@@ -1,6 +1,7 @@
 //===- Diagnostics.cpp - ScopeAlloc errors and warnings -------------------===//
 #include "Diagnostics.h"
 
+#include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticPrinter.h"
@@ -61,20 +62,46 @@ void reportModuleError(const Module &M, const Twine &Msg) {
       ScopeAllocDiagnostic(DS_Error, nullptr, nullptr, Msg));
 }
 
+/// Whether \p Expr describes a variable through the location without
+/// first loading from it (no leading DW_OP_deref).
+static bool isDirect(const DIExpression *Expr) {
+  return Expr->getNumElements() == 0 ||
+         Expr->expr_op_begin()->getOp() != dwarf::DW_OP_deref;
+}
+
 SourceVariable findSourceVariable(const AllocaInst &AI) {
-  // Declares first; at -O2 InstCombine has often turned them into values.
+  // Only records that describe the memory of the alloca name its variable:
+  // its declare, the assignment markers linked to it, and value records
+  // that read through it (DW_OP_deref, what InstCombine makes of a
+  // declare). A plain value record of the alloca's address describes a
+  // pointer to it, e.g. the parameter of an inlined callee that got the
+  // buffer (`fill(image)` inlined: `dst` = &image), not the buffer.
   auto *A = const_cast<AllocaInst *>(&AI);
   for (DbgVariableRecord *DVR : findDVRDeclares(A))
-    return {DVR->getVariable(), DVR->getDebugLoc()};
+    if (isDirect(DVR->getExpression()))
+      return {DVR->getVariable(), DVR->getDebugLoc()};
   for (DbgDeclareInst *DDI : findDbgDeclares(A))
-    return {DDI->getVariable(), DDI->getDebugLoc()};
+    if (isDirect(DDI->getExpression()))
+      return {DDI->getVariable(), DDI->getDebugLoc()};
+  for (DbgVariableRecord *DVR : at::getDVRAssignmentMarkers(A))
+    if (DVR->getAddress() == A && isDirect(DVR->getAddressExpression()))
+      return {DVR->getVariable(), DVR->getDebugLoc()};
+  for (DbgAssignIntrinsic *DAI : at::getAssignmentMarkers(A))
+    if (DAI->getAddress() == A && isDirect(DAI->getAddressExpression()))
+      return {DAI->getVariable(), DAI->getDebugLoc()};
   SmallVector<DbgVariableIntrinsic *, 4> Intrinsics;
   SmallVector<DbgVariableRecord *, 4> Records;
   findDbgUsers(Intrinsics, A, &Records);
+  auto ReadsThrough = [A](auto *D) {
+    return !D->hasArgList() && D->getVariableLocationOp(0) == A &&
+           !isDirect(D->getExpression());
+  };
   for (DbgVariableRecord *DVR : Records)
-    return {DVR->getVariable(), DVR->getDebugLoc()};
+    if (DVR->isDbgValue() && ReadsThrough(DVR))
+      return {DVR->getVariable(), DVR->getDebugLoc()};
   for (DbgVariableIntrinsic *DVI : Intrinsics)
-    return {DVI->getVariable(), DVI->getDebugLoc()};
+    if (isa<DbgValueInst>(DVI) && ReadsThrough(DVI))
+      return {DVI->getVariable(), DVI->getDebugLoc()};
   return {};
 }
 

@@ -49,6 +49,19 @@ std::optional<ConflictRule> parseConflictRule(StringRef S) {
   return std::nullopt;
 }
 
+std::string didYouMean(StringRef Got, ArrayRef<StringRef> Choices) {
+  // A typo changes a few characters; a third of the word is a lot already.
+  unsigned Best = std::max<unsigned>(2, Got.size() / 3) + 1;
+  StringRef Nearest;
+  for (StringRef C : Choices)
+    if (unsigned D = Got.edit_distance(C, /*AllowReplacements=*/true, Best);
+        D < Best && C != Got) {
+      Best = D;
+      Nearest = C;
+    }
+  return Nearest.empty() ? "" : (" (did you mean '" + Nearest + "'?)").str();
+}
+
 const PolicyTarget *PolicyFile::findTarget(StringRef Name) const {
   for (const PolicyTarget &T : Targets)
     if (T.Name == Name)

@@ -20,6 +20,7 @@
 #ifndef SCOPEALLOC_POLICYFILE_H
 #define SCOPEALLOC_POLICYFILE_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -36,6 +37,11 @@ enum class ConflictRule { Error, Warn };
 std::optional<DynamicRule> parseDynamicRule(llvm::StringRef S);
 llvm::StringRef spell(DynamicRule R);
 std::optional<ConflictRule> parseConflictRule(llvm::StringRef S);
+
+/// " (did you mean 'X'?)" for the choice nearest to \p Got when it is a
+/// likely typo of it, else "".
+std::string didYouMean(llvm::StringRef Got,
+                       llvm::ArrayRef<llvm::StringRef> Choices);
 
 /// The fields one layer of the policy sets; unset ones fall through.
 struct PolicyFields {

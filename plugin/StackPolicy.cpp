@@ -3,10 +3,12 @@
 #include "Diagnostics.h"
 #include "Scope.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
@@ -124,6 +126,45 @@ static bool isPoolName(StringRef Name) {
              parseScopeSpelling(("global." + Name).str())));
 }
 
+/// The largest byte count \p M can address, and how to say so.
+struct AddressSpace {
+  uint64_t MaxBytes = UINT64_MAX;
+  std::string Description;
+};
+
+static AddressSpace addressSpace(const Module &M) {
+  Triple T(M.getTargetTriple());
+  unsigned Bits = T.isArch64Bit()   ? 64
+                  : T.isArch32Bit() ? 32
+                  : T.isArch16Bit() ? 16
+                                    : M.getDataLayout().getPointerSizeInBits();
+  AddressSpace A;
+  if (Bits < 64)
+    A.MaxBytes = (uint64_t(1) << Bits) - 1;
+  A.Description = "the address space of " +
+                  (T.str().empty() ? std::string("the module") : T.str()) +
+                  " (" + std::to_string(Bits) + "-bit pointers: at most " +
+                  std::to_string(A.MaxBytes) + " bytes)";
+  return A;
+}
+
+/// An error when a byte count of \p Layer cannot be met on \p A.
+static std::string checkFits(const PolicyFields &Layer, StringRef Source,
+                             const AddressSpace &A) {
+  auto Check = [&](const std::optional<uint64_t> &V,
+                   StringRef Key) -> std::string {
+    if (!V || *V <= A.MaxBytes)
+      return "";
+    return (Key + " " + Twine(*V) + " (" + Source + ") is larger than " +
+            A.Description)
+        .str();
+  };
+  std::string E = Check(Layer.MaxStackAlloca, "max-stack-alloca");
+  return E.empty() ? Check(Layer.FrameBudget, "frame-budget") : E;
+}
+
+static constexpr StringRef DynamicChoices[] = {"keep", "demote", "reject"};
+
 namespace {
 
 /// Collects the string-valued settings of one layer (module flags, command
@@ -131,27 +172,43 @@ namespace {
 struct TextLayer {
   PolicyFields Fields;
   std::string Error;
+  AddressSpace Space;
 
-  void bytes(StringRef What, StringRef Text, std::optional<uint64_t> &Out) {
-    uint64_t V;
-    if (Text.getAsInteger(10, V))
-      Error = (What + " must be a byte count, found \"" + Text + "\"").str();
+  void fail(const Twine &Msg) {
+    if (Error.empty()) // the first problem; the others would follow from it
+      Error = Msg.str();
+  }
+  void setBytes(StringRef What, uint64_t V, std::optional<uint64_t> &Out) {
+    if (V > Space.MaxBytes)
+      fail(What + " is " + Twine(V) + " bytes, larger than " +
+           Space.Description);
     else
       Out = V;
+  }
+  void bytes(StringRef What, StringRef Text, std::optional<uint64_t> &Out) {
+    uint64_t V;
+    StringRef Digits = Text.starts_with("-") ? Text.drop_front() : Text;
+    bool Numeral = !Digits.empty() && all_of(Digits, isDigit);
+    if (Numeral && Text.starts_with("-"))
+      fail(What + " must not be negative, found \"" + Text + "\"");
+    else if (!Numeral || Text.getAsInteger(10, V))
+      fail(What + " must be a byte count, found \"" + Text + "\"" +
+           (Numeral ? ", more than the largest, 18446744073709551615" : ""));
+    else
+      setBytes(What, V, Out);
   }
   void dynamic(StringRef What, StringRef Text) {
     Fields.Dynamic = parseDynamicRule(Text);
     if (!Fields.Dynamic)
-      Error = (What + " must be keep, demote or reject, found \"" + Text + "\"")
-                  .str();
+      fail(What + " must be keep, demote or reject, found \"" + Text + "\"" +
+           didYouMean(Text, DynamicChoices));
   }
   void pool(StringRef What, StringRef Text) {
     if (!isPoolName(Text))
-      Error = (What +
-               " must be 'workspace' or a pool name (a C identifier), "
-               "found \"" +
-               Text + "\"")
-                  .str();
+      fail(What +
+           " must be 'workspace' or a pool name (a C identifier), "
+           "found \"" +
+           Text + "\"");
     else
       Fields.Pool = Text.str();
   }
@@ -159,40 +216,92 @@ struct TextLayer {
 
 } // namespace
 
-static std::optional<StringRef> stringFlag(const Module &M, StringRef Key) {
-  if (auto *S = dyn_cast_or_null<MDString>(M.getModuleFlag(Key)))
+static std::string printMetadata(const Metadata &MD, const Module &M) {
+  std::string S;
+  raw_string_ostream OS(S);
+  MD.print(OS, &M);
+  return S;
+}
+
+/// The string value of module flag \p Key; a value of another type is an
+/// error (it was silently ignored), saying what \p Expected values are.
+static std::optional<StringRef> stringFlag(const Module &M, StringRef Key,
+                                           StringRef Expected,
+                                           std::string &Error) {
+  Metadata *MD = M.getModuleFlag(Key);
+  if (!MD)
+    return std::nullopt;
+  if (auto *S = dyn_cast<MDString>(MD))
     return S->getString();
+  if (Error.empty())
+    Error = ("module flag \"" + Key + "\" must be a string (" + Expected +
+             "), found " + printMetadata(*MD, M))
+                .str();
   return std::nullopt;
 }
 
+static constexpr StringRef KnownModuleFlags[] = {
+    "scope-alloc.target", "scope-alloc.max-stack-alloca",
+    "scope-alloc.frame-budget", "scope-alloc.dynamic", "scope-alloc.pool"};
+
 static TextLayer moduleFlagLayer(const Module &M) {
   TextLayer L;
+  L.Space = addressSpace(M);
   auto Int = [&](StringRef Key, std::optional<uint64_t> &Out) {
     Metadata *MD = M.getModuleFlag(Key);
     if (!MD)
       return;
+    std::string What = ("module flag \"" + Key + "\"").str();
     auto *CI = mdconst::dyn_extract_or_null<ConstantInt>(MD);
-    if (!CI || CI->isNegative())
-      L.Error =
-          ("module flag \"" + Key + "\" must be a non-negative integer").str();
+    if (!CI)
+      return L.fail(What + " must be an integer byte count, found " +
+                    printMetadata(*MD, M));
+    const APInt &V = CI->getValue();
+    if (V.isNegative())
+      L.fail(What + " must not be negative, found " +
+             toString(V, 10, /*Signed=*/true));
+    else if (V.getActiveBits() > 64)
+      L.fail(What + " is " + toString(V, 10, /*Signed=*/false) +
+             ", more than the largest byte count, 18446744073709551615");
     else
-      Out = CI->getZExtValue();
+      L.setBytes(What, V.getZExtValue(), Out);
   };
   Int("scope-alloc.max-stack-alloca", L.Fields.MaxStackAlloca);
   Int("scope-alloc.frame-budget", L.Fields.FrameBudget);
-  if (std::optional<StringRef> S = stringFlag(M, "scope-alloc.dynamic"))
+  if (std::optional<StringRef> S = stringFlag(
+          M, "scope-alloc.dynamic", "keep, demote or reject", L.Error))
     L.dynamic("module flag \"scope-alloc.dynamic\"", *S);
-  if (std::optional<StringRef> S = stringFlag(M, "scope-alloc.pool"))
+  if (std::optional<StringRef> S =
+          stringFlag(M, "scope-alloc.pool", "a pool name", L.Error))
     L.pool("module flag \"scope-alloc.pool\"", *S);
   return L;
 }
 
-static TextLayer commandLineLayer() {
+/// Module flags named scope-alloc.* that the pass does not read: likely
+/// typos, which would otherwise be ignored without a word.
+static std::vector<std::string> unknownModuleFlags(const Module &M) {
+  std::vector<std::string> Warnings;
+  SmallVector<Module::ModuleFlagEntry, 8> Flags;
+  M.getModuleFlagsMetadata(Flags);
+  for (const Module::ModuleFlagEntry &E : Flags) {
+    StringRef Key = E.Key->getString();
+    if (Key.starts_with("scope-alloc.") && !is_contained(KnownModuleFlags, Key))
+      Warnings.push_back(("unknown module flag \"" + Key + "\" is ignored" +
+                          didYouMean(Key, KnownModuleFlags))
+                             .str());
+  }
+  return Warnings;
+}
+
+static TextLayer commandLineLayer(const Module &M) {
   TextLayer L;
+  L.Space = addressSpace(M);
   if (MaxStackAllocaOpt.getNumOccurrences())
-    L.Fields.MaxStackAlloca = MaxStackAllocaOpt;
+    L.setBytes("-scope-alloc-max-stack-alloca", MaxStackAllocaOpt,
+               L.Fields.MaxStackAlloca);
   if (FrameBudgetOpt.getNumOccurrences())
-    L.Fields.FrameBudget = FrameBudgetOpt;
+    L.setBytes("-scope-alloc-frame-budget", FrameBudgetOpt,
+               L.Fields.FrameBudget);
   if (DynamicOpt.getNumOccurrences())
     L.dynamic("-scope-alloc-dynamic", DynamicOpt);
   if (PoolOpt.getNumOccurrences())
@@ -202,6 +311,7 @@ static TextLayer commandLineLayer() {
 
 static TextLayer functionAttributeLayer(const Function &F) {
   TextLayer L;
+  L.Space = addressSpace(*F.getParent());
   auto Attr = [&](const char *Name) -> std::optional<StringRef> {
     Attribute A = F.getFnAttribute(Name);
     if (!A.isValid())
@@ -228,6 +338,8 @@ namespace {
 struct ModuleLayers {
   StackPolicy Base;
   std::string Error;
+  /// Reported once per module, by checkModulePolicy.
+  std::vector<std::string> Warnings;
 };
 
 } // namespace
@@ -236,6 +348,8 @@ static ModuleLayers moduleLayers(const Module &M) {
   ModuleLayers R;
   Triple T(M.getTargetTriple());
   R.Base = targetDefaultPolicy(T);
+  R.Warnings = unknownModuleFlags(M);
+  AddressSpace Space = addressSpace(M);
 
   std::shared_ptr<const PolicyFile> File;
   if (!PolicyFileOpt.empty()) {
@@ -246,27 +360,35 @@ static ModuleLayers moduleLayers(const Module &M) {
       return R;
     }
     File = *Loaded;
-    if (const PolicyTarget *PT = File->matchTriple(T.str()))
-      apply(R.Base, PT->Fields,
-            "policy file " + File->Path + ", target '" + PT->Name +
-                "' (matches " + T.str() + ")");
+    if (const PolicyTarget *PT = File->matchTriple(T.str())) {
+      std::string Source = "policy file " + File->Path + ", target '" +
+                           PT->Name + "' (matches " + T.str() + ")";
+      if (R.Error = checkFits(PT->Fields, Source, Space); !R.Error.empty())
+        return R;
+      apply(R.Base, PT->Fields, Source);
+    }
   }
 
   std::string Tag;
   std::string TagOrigin;
-  if (std::optional<StringRef> S = stringFlag(M, "scope-alloc.target")) {
+  if (std::optional<StringRef> S =
+          stringFlag(M, "scope-alloc.target", "a target tag", R.Error)) {
     Tag = S->str();
     TagOrigin = "module flag \"scope-alloc.target\"";
   }
+  if (!R.Error.empty())
+    return R;
   if (TargetOpt.getNumOccurrences()) {
     Tag = TargetOpt;
     TagOrigin = "-scope-alloc-target";
   }
   if (!Tag.empty()) {
     if (const PolicyTarget *PT = File ? File->findTarget(Tag) : nullptr) {
-      apply(R.Base, PT->Fields,
-            "target '" + Tag + "' of policy file " + File->Path + " (" +
-                TagOrigin + ")");
+      std::string Source = "target '" + Tag + "' of policy file " + File->Path +
+                           " (" + TagOrigin + ")";
+      if (R.Error = checkFits(PT->Fields, Source, Space); !R.Error.empty())
+        return R;
+      apply(R.Base, PT->Fields, Source);
     } else if (auto It =
                    find_if(builtinTags(),
                            [&](const BuiltinTag &B) { return Tag == B.Name; });
@@ -289,7 +411,7 @@ static ModuleLayers moduleLayers(const Module &M) {
   }
   apply(R.Base, Flags.Fields, "module flags");
 
-  TextLayer CommandLine = commandLineLayer();
+  TextLayer CommandLine = commandLineLayer(M);
   if (!CommandLine.Error.empty()) {
     R.Error = CommandLine.Error;
     return R;
@@ -309,6 +431,9 @@ static ModuleLayers moduleLayers(const Module &M) {
 
 bool checkModulePolicy(const Module &M) {
   ModuleLayers L = moduleLayers(M);
+  for (const std::string &W : L.Warnings)
+    M.getContext().diagnose(
+        ScopeAllocDiagnostic(DS_Warning, nullptr, nullptr, W));
   if (L.Error.empty())
     return true;
   reportModuleError(M, L.Error);

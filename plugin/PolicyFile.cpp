@@ -50,15 +50,23 @@ std::optional<ConflictRule> parseConflictRule(StringRef S) {
 }
 
 std::string didYouMean(StringRef Got, ArrayRef<StringRef> Choices) {
-  // A typo changes a few characters; a third of the word is a lot already.
+  // A typo changes a few characters (a third of the word is a lot already),
+  // or the word was cut short or lengthened ("warning" for "warn").
   unsigned Best = std::max<unsigned>(2, Got.size() / 3) + 1;
   StringRef Nearest;
-  for (StringRef C : Choices)
-    if (unsigned D = Got.edit_distance(C, /*AllowReplacements=*/true, Best);
-        D < Best && C != Got) {
+  if (Got.empty())
+    return "";
+  for (StringRef C : Choices) {
+    if (C == Got || C.empty())
+      continue;
+    unsigned D = Got.starts_with(C) || C.starts_with(Got)
+                     ? 1
+                     : Got.edit_distance(C, /*AllowReplacements=*/true, Best);
+    if (D < Best) {
       Best = D;
       Nearest = C;
     }
+  }
   return Nearest.empty() ? "" : (" (did you mean '" + Nearest + "'?)").str();
 }
 
@@ -167,14 +175,14 @@ void PolicyReader::readTarget(StringRef Name, yaml::Node *N) {
         T.Fields.Dynamic = parseDynamicRule(*Text);
         if (!T.Fields.Dynamic)
           error(V, "'dynamic' must be keep, demote or reject, found '" + *Text +
-                       "'");
+                       "'" + didYouMean(*Text, {"keep", "demote", "reject"}));
       }
     } else if (*Key == "stack-scope-over-budget") {
       if (std::optional<std::string> Text = scalar(V, *Key)) {
         T.Fields.StackScopeOverBudget = parseConflictRule(*Text);
         if (!T.Fields.StackScopeOverBudget)
           error(V, "'stack-scope-over-budget' must be error or warn, found '" +
-                       *Text + "'");
+                       *Text + "'" + didYouMean(*Text, {"error", "warn"}));
       }
     } else if (*Key == "pool") {
       if (std::optional<std::string> Text = scalar(V, *Key)) {
@@ -196,10 +204,13 @@ void PolicyReader::readTarget(StringRef Name, yaml::Node *N) {
                              "': " + toString(G.takeError()));
         }
     } else {
-      error(KV.getKey(),
-            "unknown key '" + *Key + "' in target '" + Name +
-                "' (expected max-stack-alloca, frame-budget, dynamic, pool, "
-                "stack-scope-over-budget or triples)");
+      error(
+          KV.getKey(),
+          "unknown key '" + *Key + "' in target '" + Name +
+              "' (expected max-stack-alloca, frame-budget, dynamic, pool, "
+              "stack-scope-over-budget or triples)" +
+              didYouMean(*Key, {"max-stack-alloca", "frame-budget", "dynamic",
+                                "pool", "stack-scope-over-budget", "triples"}));
     }
   }
   Out.Targets.push_back(std::move(T));
@@ -211,12 +222,14 @@ void PolicyReader::read(yaml::Node *Root) {
     return error(Root, "a policy file is a mapping with 'version', 'pools' "
                        "and 'targets'");
   StringSet<> Seen;
+  bool SawVersion = false;
   for (yaml::KeyValueNode &KV : *Map) {
     std::optional<std::string> Key = scalar(KV.getKey(), "key");
     if (!Key)
       continue;
     yaml::Node *V = KV.getValue();
     if (*Key == "version") {
+      SawVersion = true;
       std::optional<uint64_t> Version = bytes(V, *Key);
       if (Version && *Version != 1)
         error(V, "unsupported policy file version " + Twine(*Version) +
@@ -236,16 +249,24 @@ void PolicyReader::read(yaml::Node *Root) {
           readTarget(*Name, T.getValue());
         }
     } else {
-      error(KV.getKey(),
-            "unknown key '" + *Key + "' (expected version, pools or targets)");
+      error(KV.getKey(), "unknown key '" + *Key +
+                             "' (expected version, pools or targets)" +
+                             didYouMean(*Key, {"version", "pools", "targets"}));
     }
   }
   // Pools are checked last: 'pools' may come after the targets.
+  SmallVector<StringRef, 8> PoolNames(Out.Pools.begin(), Out.Pools.end());
+  PoolNames.push_back(DefaultPoolName);
   for (auto &[Pool, Node] : PoolUses)
     if (Pool != DefaultPoolName && !is_contained(Out.Pools, Pool))
       error(Node, "unknown pool '" + Pool +
                       "' (declare it under 'pools', "
-                      "or use 'workspace')");
+                      "or use 'workspace')" +
+                      didYouMean(Pool, PoolNames));
+  if (!SawVersion)
+    Out.Warnings.push_back("policy file '" + Out.Path +
+                           "' has no 'version'; assuming version 1 (add "
+                           "'version: 1' to say so)");
 }
 
 static Error fileError(StringRef Path, const Twine &Msg) {

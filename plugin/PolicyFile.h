@@ -62,6 +62,8 @@ struct PolicyFile {
   std::string Path;
   std::vector<std::string> Pools;
   std::vector<PolicyTarget> Targets;
+  /// Accepted with a warning (e.g. no 'version'); reported per module.
+  std::vector<std::string> Warnings;
 
   const PolicyTarget *findTarget(llvm::StringRef Name) const;
   /// The first target whose triple patterns match \p Triple.

@@ -344,6 +344,32 @@ struct ModuleLayers {
 
 } // namespace
 
+/// The policy file was given for a reason: say when none of it applies.
+static std::string noTargetApplies(const PolicyFile &File, const Triple &T) {
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << "policy file " << File.Path << ": no target matches the triple "
+     << (T.str().empty() ? "<no triple>" : T.str())
+     << " and no target tag is selected (-scope-alloc-target or module flag "
+        "\"scope-alloc.target\"), so the built-in default applies; targets: ";
+  if (File.Targets.empty())
+    OS << "none";
+  ListSeparator LS;
+  for (const PolicyTarget &PT : File.Targets) {
+    OS << LS << "'" << PT.Name << "' ";
+    if (PT.TriplePatterns.empty()) {
+      OS << "(no triples)";
+      continue;
+    }
+    OS << "(triples ";
+    ListSeparator Comma;
+    for (const std::string &P : PT.TriplePatterns)
+      OS << Comma << '"' << P << '"';
+    OS << ")";
+  }
+  return S;
+}
+
 static ModuleLayers moduleLayers(const Module &M) {
   ModuleLayers R;
   Triple T(M.getTargetTriple());
@@ -352,6 +378,7 @@ static ModuleLayers moduleLayers(const Module &M) {
   AddressSpace Space = addressSpace(M);
 
   std::shared_ptr<const PolicyFile> File;
+  bool Matched = false;
   if (!PolicyFileOpt.empty()) {
     Expected<std::shared_ptr<const PolicyFile>> Loaded =
         loadPolicyFile(PolicyFileOpt);
@@ -360,7 +387,9 @@ static ModuleLayers moduleLayers(const Module &M) {
       return R;
     }
     File = *Loaded;
+    llvm::append_range(R.Warnings, File->Warnings);
     if (const PolicyTarget *PT = File->matchTriple(T.str())) {
+      Matched = true;
       std::string Source = "policy file " + File->Path + ", target '" +
                            PT->Name + "' (matches " + T.str() + ")";
       if (R.Error = checkFits(PT->Fields, Source, Space); !R.Error.empty())
@@ -382,6 +411,8 @@ static ModuleLayers moduleLayers(const Module &M) {
     Tag = TargetOpt;
     TagOrigin = "-scope-alloc-target";
   }
+  if (File && !Matched && Tag.empty())
+    R.Warnings.push_back(noTargetApplies(*File, T));
   if (!Tag.empty()) {
     if (const PolicyTarget *PT = File ? File->findTarget(Tag) : nullptr) {
       std::string Source = "target '" + Tag + "' of policy file " + File->Path +
@@ -396,10 +427,17 @@ static ModuleLayers moduleLayers(const Module &M) {
       apply(R.Base, It->Fields,
             "built-in target tag '" + Tag + "' (" + TagOrigin + ")");
     } else {
+      SmallVector<StringRef, 8> Tags;
+      if (File)
+        for (const PolicyTarget &PT : File->Targets)
+          Tags.push_back(PT.Name);
+      for (const BuiltinTag &B : builtinTags())
+        Tags.push_back(B.Name);
       R.Error = "unknown target tag '" + Tag + "' from " + TagOrigin +
                 " (not in the policy file" +
                 (File ? " " + File->Path : std::string()) +
-                " and not a built-in tag: hosted, cortex-m, npu-mcu)";
+                " and not a built-in tag: hosted, cortex-m, npu-mcu)" +
+                didYouMean(Tag, Tags);
       return R;
     }
   }

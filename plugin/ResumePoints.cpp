@@ -6,6 +6,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -13,6 +14,22 @@ using namespace llvm;
 namespace scopealloc {
 
 static bool catches(const LandingPadInst &LP) { return LP.getNumClauses() > 0; }
+
+/// A suspension point of a coroutine before coro-split: what follows it
+/// runs when the coroutine resumes, in a later call of its resume function.
+static bool isSuspend(const Instruction &I) {
+  auto *II = dyn_cast<IntrinsicInst>(&I);
+  if (!II)
+    return false;
+  switch (II->getIntrinsicID()) {
+  case Intrinsic::coro_suspend:
+  case Intrinsic::coro_suspend_retcon:
+  case Intrinsic::coro_suspend_async:
+    return true;
+  default:
+    return false;
+  }
+}
 
 static bool returnsTwice(const Instruction &I) {
   auto *CB = dyn_cast<CallBase>(&I);
@@ -47,7 +64,14 @@ void restoreArenaAtResumePoints(Function &F) {
   // its releases (stackrestore, returns) move it down.
   SmallVector<CallInst *, 8> Changes;
   SmallVector<Instruction *, 8> ResumePoints;
+  SmallVector<Instruction *, 4> Suspends;
+  Instruction *CoroBegin = nullptr;
   for (Instruction &I : instructions(F)) {
+    if (isSuspend(I))
+      Suspends.push_back(&I);
+    if (auto *II = dyn_cast<IntrinsicInst>(&I);
+        II && II->getIntrinsicID() == Intrinsic::coro_begin)
+      CoroBegin = II;
     if (auto *CI = dyn_cast<CallInst>(&I); CI && RT.changesDefaultPool(*CI))
       Changes.push_back(CI);
     if (auto *LP = dyn_cast<LandingPadInst>(&I); LP && catches(*LP))
@@ -56,8 +80,18 @@ void restoreArenaAtResumePoints(Function &F) {
       ResumePoints.push_back(&I);
   }
 
-  B.SetInsertPoint(F.getEntryBlock().getFirstNonPHIOrDbgOrAlloca());
+  // A coroutine before coro-split: the slot moves to the coroutine frame
+  // (so it is written after the frame exists), and each resumption, on
+  // whatever stack the resume call runs, starts from the top it finds then.
+  if (CoroBegin)
+    B.SetInsertPoint(CoroBegin->getNextNode());
+  else
+    B.SetInsertPoint(F.getEntryBlock().getFirstNonPHIOrDbgOrAlloca());
   Remember(B, RT.mark(B, ""));
+  for (Instruction *S : Suspends) {
+    IRBuilder<> After(S->getNextNode());
+    Remember(After, RT.mark(After, ""));
+  }
   for (CallInst *CI : Changes) {
     IRBuilder<> After(CI->getNextNode());
     Remember(After,

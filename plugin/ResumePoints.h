@@ -6,7 +6,9 @@
 // resume after such a jump (a landing pad that catches, a call that returns
 // twice) keeps the arena top it expects in a stack slot, and restores the
 // default pool to it at those points: whatever the skipped frames took is
-// freed at once, and nothing of the resuming frame is.
+// freed at once, and nothing of the resuming frame is. In a coroutine
+// before coro-split, the top is taken again after every suspension: its
+// landing pads run in later resume calls, on the stack of whoever resumes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCOPEALLOC_RESUMEPOINTS_H

@@ -100,6 +100,17 @@ static std::string intrinsicNeedingAlloca(const AllocaInst &AI) {
   return {};
 }
 
+/// Before coro-split, a coroutine's ramp returns at its first suspension
+/// while its frame lives on: memory released at that return would be gone
+/// when the coroutine resumes. coro-split moves the allocas that live across
+/// a suspension into the coroutine frame; the ramp, resume and destroy
+/// functions it makes are ordinary functions that the pass handles when it
+/// runs after coro-split (as in clang's pipelines).
+static constexpr const char *PresplitCoroutineReason =
+    "the function is a coroutine that coro-split has not split yet (its "
+    "allocas that live across a suspension go to the coroutine frame; run "
+    "scope-alloc after coro-split to handle the split functions)";
+
 /// Why \p AI can never move, or an empty string.
 static std::string whyPinned(const AllocaInst &AI, const DataLayout &DL) {
   if (AI.isUsedWithInAlloca())
@@ -115,6 +126,8 @@ static std::string whyPinned(const AllocaInst &AI, const DataLayout &DL) {
   if (std::string Why = intrinsicNeedingAlloca(AI); !Why.empty())
     return Why;
   const Function &F = *AI.getFunction();
+  if (F.isPresplitCoroutine())
+    return PresplitCoroutineReason;
   if (F.hasPersonalityFn() &&
       isFuncletEHPersonality(classifyEHPersonality(F.getPersonalityFn())))
     return "funclet-based exception handling is not supported yet";

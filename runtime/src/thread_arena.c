@@ -59,21 +59,106 @@ static size_t sa_round_up(size_t n, size_t to) {
   return n + (to - 1 - (n - 1) % to); /* n > 0; may wrap to 0: caller checks */
 }
 
+/* Thread exit runs the pthread-key destructors in up to
+ * PTHREAD_DESTRUCTOR_ITERATIONS rounds, and the runtime's destructor returns
+ * the arena in the first. An application destructor that runs demoted code
+ * after that makes the arena again: a "zombie". Its thread is about to end,
+ * and its TLS (the pool itself) ends with it, so a zombie is not on the live
+ * list; a record outside the thread holds its mapping and a robust mutex
+ * the thread keeps locked. The runtime's key is set again, so a later round
+ * returns the zombie at once; after the last round nothing can, and the
+ * mutex turns EOWNERDEAD when the thread is gone: cold paths of other
+ * threads (arena creation, process statistics) then unmap it. */
+typedef struct sa_zombie {
+  pthread_mutex_t alive; /* robust; locked by the thread while it lives */
+  char *start;           /* the whole mapping, guards included */
+  size_t span;
+  struct sa_zombie *next;
+} sa_zombie;
+static sa_zombie *sa_zombies;                 /* under sa_lock */
+static __thread unsigned char sa_tsd_done; /* our destructor has run */
+static __thread unsigned char sa_listed;   /* the pool is on sa_live */
+static __thread sa_zombie *sa_my_zombie;   /* this thread's, if any */
+static int sa_key_made, sa_unloaded;
+
+static void sa_zombie_unmap(sa_zombie *z) {
+  if (sa_hooked() & SA_HOOK_ASAN)
+    sa_unpoison(z->start + sa_guard, z->span - 2 * sa_guard);
+  munmap(z->start, z->span);
+  __atomic_fetch_sub(&sa_reservations, 1, __ATOMIC_RELAXED);
+}
+
+/* With sa_lock held: unmaps the zombies whose threads have ended. */
+static void sa_zombies_reap(void) {
+  for (sa_zombie **zp = &sa_zombies; *zp;) {
+    sa_zombie *z = *zp;
+    if (z != sa_my_zombie && pthread_mutex_trylock(&z->alive) == EOWNERDEAD) {
+      *zp = z->next;
+      pthread_mutex_consistent(&z->alive);
+      pthread_mutex_unlock(&z->alive);
+      pthread_mutex_destroy(&z->alive);
+      sa_zombie_unmap(z);
+      free(z);
+    } else {
+      zp = &z->next;
+    }
+  }
+}
+
+/* A record for the zombie arena `pool` of the calling thread, locked by it;
+ * NULL if there is no memory for one (the arena then stays mapped). */
+static sa_zombie *sa_zombie_new(scopealloc_pool *pool) {
+  sa_zombie *z = (sa_zombie *)malloc(sizeof *z);
+  if (!z)
+    return NULL;
+  pthread_mutexattr_t attr;
+  pthread_mutexattr_init(&attr);
+  pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST);
+  int err = pthread_mutex_init(&z->alive, &attr);
+  pthread_mutexattr_destroy(&attr);
+  if (err || pthread_mutex_lock(&z->alive) != 0) {
+    free(z);
+    return NULL;
+  }
+  z->start = pool->base - sa_guard;
+  z->span = (size_t)(pool->reserve_end - pool->base) + 2 * sa_guard;
+  z->next = NULL;
+  return z;
+}
+
 /* Thread exit: fold the statistics into the process totals, then unmap. */
 static void sa_thread_arena_destroy(void *arg) {
   scopealloc_pool *pool = (scopealloc_pool *)arg;
+  sa_zombie *z = sa_my_zombie;
+  sa_tsd_done = 1;
   pthread_mutex_lock(&sa_lock);
-  for (scopealloc_pool **p = &sa_live; *p; p = &(*p)->next_thread_pool)
-    if (*p == pool) {
-      *p = pool->next_thread_pool;
-      break;
-    }
-  sa_live_threads--;
+  if (z) {
+    for (sa_zombie **zp = &sa_zombies; *zp; zp = &(*zp)->next)
+      if (*zp == z) {
+        *zp = z->next;
+        break;
+      }
+    sa_my_zombie = NULL;
+  }
+  if (sa_listed) {
+    for (scopealloc_pool **p = &sa_live; *p; p = &(*p)->next_thread_pool)
+      if (*p == pool) {
+        *p = pool->next_thread_pool;
+        break;
+      }
+    sa_live_threads--;
+    sa_listed = 0;
+  }
   sa_exited_allocs += pool->allocs;
   sa_exited_failures += pool->failures;
   if (sa_peak(pool) > sa_exited_peak)
     sa_exited_peak = sa_peak(pool);
   pthread_mutex_unlock(&sa_lock);
+  if (z) {
+    pthread_mutex_unlock(&z->alive);
+    pthread_mutex_destroy(&z->alive);
+    free(z);
+  }
   sa_arena_unmap(pool);
   /* A later pthread-key destructor may still use the pool: start afresh. */
   memset(pool, 0, sizeof *pool);
@@ -106,9 +191,23 @@ static void sa_atfork_child(void) {
       munmap(keep, (size_t)(p->reserve_end - keep) + sa_guard);
     }
   }
-  sa_live = self->base ? self : NULL;
+  /* Other threads' zombies: their threads were ending and do not exist here
+   * (nor would their mutexes ever turn EOWNERDEAD). */
+  sa_zombie *mine = NULL;
+  for (sa_zombie *z = sa_zombies, *znext; z; z = znext) {
+    znext = z->next;
+    if (z == sa_my_zombie) {
+      mine = z;
+      mine->next = NULL;
+      continue;
+    }
+    sa_zombie_unmap(z);
+    free(z);
+  }
+  sa_zombies = mine;
+  sa_live = sa_listed ? self : NULL;
   self->next_thread_pool = NULL;
-  sa_live_threads = self->base ? 1 : 0;
+  sa_live_threads = sa_live ? 1 : 0;
   sa_pools_after_fork_child();
   pthread_mutex_unlock(&sa_lock);
 }
@@ -133,6 +232,20 @@ static void sa_init_once(void) {
     fprintf(stderr, "scopealloc: pthread_key_create failed\n");
     abort();
   }
+  SA_STORE(&sa_key_made, 1);
+}
+
+/* Unload (dlclose of a shared library that links the runtime) or process
+ * exit: delete the key, so that threads ending later do not call a
+ * destructor that may no longer be mapped. Their arenas then stay mapped
+ * until the process ends: this cannot tell an unload (where no code of the
+ * library runs any more) from exit (where other threads may still be in
+ * demoted frames), so it unmaps nothing. Nor is the key set again: its
+ * number may belong to another key by then. */
+__attribute__((destructor)) static void sa_thread_arena_unload(void) {
+  SA_STORE(&sa_unloaded, 1);
+  if (SA_LOAD(&sa_key_made))
+    pthread_key_delete(sa_key);
 }
 
 static SA_NORETURN void sa_bad_reserve(const char *value) {
@@ -245,15 +358,26 @@ static SA_COLD void sa_thread_arena_create(size_t size, size_t align,
     reserve = sa_round_up(reserve / 2, sa_page);
   }
   pool->name = SA_POOL_NAME;
+  /* After the runtime's key destructor: a zombie (see sa_zombie). */
+  sa_zombie *z = SA_UNLIKELY(sa_tsd_done) ? sa_zombie_new(pool) : NULL;
 
   pthread_mutex_lock(&sa_lock);
-  pool->next_thread_pool = sa_live;
-  sa_live = pool;
-  sa_threads++;
-  sa_live_threads++;
+  sa_zombies_reap();
+  if (z) {
+    z->next = sa_zombies;
+    sa_zombies = z;
+    sa_my_zombie = z;
+  } else if (!sa_tsd_done) {
+    pool->next_thread_pool = sa_live;
+    sa_live = pool;
+    sa_listed = 1;
+    sa_threads++;
+    sa_live_threads++;
+  }
   sa_capacity = reserve;
   pthread_mutex_unlock(&sa_lock);
-  pthread_setspecific(sa_key, pool);
+  if (!SA_LOAD(&sa_unloaded))
+    pthread_setspecific(sa_key, pool);
 }
 
 /* The entry points pass their return address down: a failure report names
@@ -389,6 +513,7 @@ void sa_process_totals_get(sa_process_totals *out) {
   /* sa_lock is only safe to take once the fork handlers are registered. */
   pthread_once(&sa_atfork_once, sa_register_atfork);
   pthread_mutex_lock(&sa_lock);
+  sa_zombies_reap();
   scopealloc_stats *s = &out->stats;
   s->name = SA_POOL_NAME;
   s->current = 0;

@@ -75,7 +75,7 @@ typedef struct sa_zombie {
   size_t span;
   struct sa_zombie *next;
 } sa_zombie;
-static sa_zombie *sa_zombies;                 /* under sa_lock */
+static sa_zombie *sa_zombies;              /* under sa_lock */
 static __thread unsigned char sa_tsd_done; /* our destructor has run */
 static __thread unsigned char sa_listed;   /* the pool is on sa_live */
 static __thread sa_zombie *sa_my_zombie;   /* this thread's, if any */
@@ -313,8 +313,9 @@ int sa_arena_map(scopealloc_pool *pool, size_t cap) {
     return -1;
   }
   /* One mapping, guards included: the guards stay PROT_NONE for good. */
-  char *start = (char *)mmap(NULL, span, PROT_NONE,
-                             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  char *start =
+      (char *)mmap(NULL, span, PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (start == (char *)MAP_FAILED)
     return -1;
   char *base = start + sa_guard;

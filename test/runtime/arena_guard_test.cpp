@@ -33,8 +33,8 @@ Mapping MappingAt(uintptr_t a) {
     while (std::fgets(line, sizeof line, f)) {
       uintptr_t lo, hi;
       char perms[8];
-      if (std::sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %7s", &lo, &hi,
-                      perms) == 3 &&
+      if (std::sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %7s", &lo, &hi, perms) ==
+              3 &&
           lo <= a && a < hi) {
         m = {lo, hi, perms};
         break;
@@ -54,9 +54,9 @@ struct ArenaBounds {
 template <typename Fn> void WithFreshArena(Fn fn) {
   std::thread([&] {
     __scopealloc_mark();
-    fn(ArenaBounds{reinterpret_cast<uintptr_t>(__scopealloc_tls_pool.base),
-                   reinterpret_cast<uintptr_t>(
-                       __scopealloc_tls_pool.reserve_end)});
+    fn(ArenaBounds{
+        reinterpret_cast<uintptr_t>(__scopealloc_tls_pool.base),
+        reinterpret_cast<uintptr_t>(__scopealloc_tls_pool.reserve_end)});
   }).join();
 }
 

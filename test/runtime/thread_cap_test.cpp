@@ -112,7 +112,8 @@ void CheckDefaultCaps() {
     tried++;
     if (capacity != ExpectedDefaultCap(soft)) {
       std::fprintf(stderr, "RLIMIT_STACK %llu: capacity %zu, want %zu\n",
-                   (unsigned long long)soft, capacity, ExpectedDefaultCap(soft));
+                   (unsigned long long)soft, capacity,
+                   ExpectedDefaultCap(soft));
       bad++;
     }
   }

@@ -20,7 +20,7 @@ void sa_fail(scopealloc_pool *pool, const char *name, const char *reason,
              size_t size, size_t align, const void *mark,
              const void *caller) {
   scopealloc_failure f;
-  f.pool = name;
+  f.pool = pool->name ? pool->name : name; /* a fiber arena in the TLS pool */
   f.reason = reason;
   f.requested = size;
   f.alignment = align ? align : 1;

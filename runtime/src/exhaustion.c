@@ -69,6 +69,19 @@ static void sa_print_failure(const scopealloc_failure *f) {
     sa_print_caller(f->caller);
     return;
   }
+  /* Misuse of a fiber arena (destroy, switch): no request to describe. */
+  if (f->reason && f->requested == 0 && !f->mark &&
+      (strcmp(f->reason, SCOPEALLOC_REASON_ARENA_CURRENT) == 0 ||
+       strcmp(f->reason, SCOPEALLOC_REASON_ARENA_NOT_EMPTY) == 0 ||
+       strcmp(f->reason, SCOPEALLOC_REASON_IN_USE) == 0)) {
+    fprintf(stderr,
+            "scopealloc: pool '%s': %s (%zu bytes in use, peak %zu, "
+            "capacity %zu)\n",
+            f->pool, f->reason, f->capacity - f->available, f->peak,
+            f->capacity);
+    sa_print_caller(f->caller);
+    return;
+  }
   /* "pool 'x' exhausted: ..." reads as a sentence; other reasons are quoted
    * after a colon. */
   int is_exhausted =

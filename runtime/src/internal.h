@@ -213,6 +213,19 @@ SA_HIDDEN void sa_arena_unmap(scopealloc_pool *pool);
 /* In the child of fork: empties the named pools other threads owned. */
 SA_HIDDEN void sa_pools_after_fork_child(void);
 
+/* thread_arena.c: the lock over the threads' list and the process totals,
+ * which fiber.c also holds while it switches a thread's arena. */
+SA_HIDDEN void sa_threads_lock(void);
+SA_HIDDEN void sa_threads_unlock(void);
+/* fiber.c, called by thread_arena.c: at thread exit before the thread's own
+ * arena goes (switches a fiber arena out); in sa_process_totals_get under
+ * the lock (adds the fiber arenas and parked thread arenas); first thing in
+ * the fork child handler (parks the arenas of threads that did not
+ * survive, giving them back their own). */
+SA_HIDDEN void sa_fiber_thread_exit(void);
+SA_HIDDEN void sa_fiber_totals_add(scopealloc_stats *s);
+SA_HIDDEN void sa_fiber_after_fork_child(void);
+
 /* Referenced from every hosted object so that linking any part of the
  * runtime also links stats.c and its SCOPEALLOC_STATS constructor. */
 extern const char sa_stats_anchor SA_HIDDEN;

@@ -129,6 +129,7 @@ static sa_zombie *sa_zombie_new(scopealloc_pool *pool) {
 /* Thread exit: fold the statistics into the process totals, then unmap. */
 static void sa_thread_arena_destroy(void *arg) {
   scopealloc_pool *pool = (scopealloc_pool *)arg;
+  sa_fiber_thread_exit(); /* a fiber arena switched in is not ours to unmap */
   sa_zombie *z = sa_my_zombie;
   sa_tsd_done = 1;
   pthread_mutex_lock(&sa_lock);
@@ -174,6 +175,7 @@ static void sa_atfork_parent(void) { pthread_mutex_unlock(&sa_lock); }
 static void sa_atfork_child(void) {
   scopealloc_pool *self = &__scopealloc_tls_pool;
   scopealloc_pool *next;
+  sa_fiber_after_fork_child(); /* dead threads' TLS pools hold their own */
   for (scopealloc_pool *p = sa_live; p; p = next) {
     next = p->next_thread_pool;
     if (p == self)
@@ -499,7 +501,7 @@ void __scopealloc_release(void *mark) {
 
 void scopealloc_thread_stats(scopealloc_stats *out) {
   const scopealloc_pool *pool = &__scopealloc_tls_pool;
-  out->name = SA_POOL_NAME;
+  out->name = pool->name ? pool->name : SA_POOL_NAME; /* or a fiber arena's */
   out->current = (size_t)(pool->cur - pool->base);
   out->peak = sa_peak(pool);
   out->capacity = (size_t)(pool->reserve_end - pool->base);
@@ -530,8 +532,15 @@ void sa_process_totals_get(sa_process_totals *out) {
     s->allocs += SA_COUNT_LOAD(&p->allocs);
     s->failures += SA_COUNT_LOAD(&p->failures);
   }
+  sa_fiber_totals_add(s);
   out->threads = sa_threads;
   out->live_threads = sa_live_threads;
   out->reservations = __atomic_load_n(&sa_reservations, __ATOMIC_RELAXED);
   pthread_mutex_unlock(&sa_lock);
 }
+
+void sa_threads_lock(void) {
+  pthread_once(&sa_atfork_once, sa_register_atfork);
+  pthread_mutex_lock(&sa_lock);
+}
+void sa_threads_unlock(void) { pthread_mutex_unlock(&sa_lock); }

@@ -180,6 +180,10 @@ typedef struct scopealloc_failure {
 #define SCOPEALLOC_REASON_BAD_RELEASE "release of a mark outside the pool"
 #define SCOPEALLOC_REASON_BAD_ALIGNMENT "alignment is not a power of two"
 #define SCOPEALLOC_REASON_NO_MEMORY "the system refused to reserve or commit memory"
+#define SCOPEALLOC_REASON_ARENA_CURRENT                                        \
+  "arena destroyed while a thread has it switched in"
+#define SCOPEALLOC_REASON_ARENA_NOT_EMPTY                                      \
+  "arena destroyed while it holds allocations"
 
 /* Called when a request cannot be served. The default prints the failure to
  * stderr, with the caller's function when the dynamic symbol table names it
@@ -212,10 +216,13 @@ typedef struct scopealloc_stats {
   uint64_t failures;
 } scopealloc_stats;
 
-/* The calling thread's default pool. */
+/* The calling thread's default pool: the arena it allocates from now (its
+ * own, or the fiber arena switched in, below). */
 void scopealloc_thread_stats(scopealloc_stats *out);
 /* The default pool over the whole process: current and allocation counts
- * summed over live and exited threads, peak = the largest thread peak. */
+ * summed over live and exited threads and over fiber arenas (live and
+ * destroyed), peak = the largest peak of any of these arenas, capacity =
+ * a thread's. */
 void scopealloc_process_stats(scopealloc_stats *out);
 /* A named pool. */
 void scopealloc_pool_stats(const scopealloc_pool *pool, scopealloc_stats *out);
@@ -225,6 +232,59 @@ int scopealloc_for_each_pool(void (*fn)(const scopealloc_pool *pool, void *ctx),
 /* Prints every pool's statistics to stderr. SCOPEALLOC_STATS=1 in the
  * environment does this at exit. */
 void scopealloc_print_stats(void);
+
+/* ---- Fibers and coroutines (hosted only) ---- */
+
+/* The default pool is one LIFO arena per thread. Fibers or stackful
+ * coroutines (ucontext, boost.context, a scheduler's own stacks) that take
+ * turns on one thread would share it, and one fiber's release would free
+ * the buffers another still uses. Give each fiber an arena of its own and
+ * switch the thread to it right before switching to the fiber:
+ *
+ *   scopealloc_arena *arena = scopealloc_arena_create(0);  // per fiber
+ *   ...
+ *   scopealloc_arena *prev = scopealloc_arena_switch(arena);
+ *   swapcontext(&scheduler, &fiber);     // the fiber runs on its arena
+ *   scopealloc_arena_switch(prev);       // back on the scheduler's
+ *   ...
+ *   scopealloc_arena_destroy(arena);     // once the fiber has finished
+ *
+ * Switching copies the arena's state into the thread's pool (which the
+ * inline fast path reads), so it works with code built either way; it
+ * takes the runtime's process-wide lock briefly (not async-signal-safe).
+ * An arena is switched in by one thread at a time; a parked one may move to
+ * another thread (an M:N scheduler). Statistics travel with the arena:
+ * scopealloc_thread_stats reports the one switched in, and failures name
+ * it ("workspace/fiber<N>", N counting arenas from 1).
+ *
+ * A thread that exits with a fiber arena switched in leaves it parked as it
+ * is. In the child of fork, the forking thread keeps the arena it has
+ * switched in and every parked one; arenas other threads had switched in
+ * are parked there, empty (the code that used them is not in the child). */
+#if !defined(__STDC_HOSTED__) || __STDC_HOSTED__
+typedef struct scopealloc_arena scopealloc_arena;
+
+/* A new arena with its own reservation of `cap` bytes (rounded up to whole
+ * pages; 0: a thread's cap, see the default pool above), between guard
+ * pages, committed on demand. Returns NULL with errno set if the system
+ * refuses the reservation. */
+scopealloc_arena *scopealloc_arena_create(size_t cap);
+/* Makes `to` the calling thread's default pool (NULL: the thread's own
+ * arena) and returns the previous one (NULL: the thread's own). Switching
+ * to an arena another thread has switched in is reported through the
+ * exhaustion handler (SCOPEALLOC_REASON_IN_USE, naming the arena). */
+scopealloc_arena *scopealloc_arena_switch(scopealloc_arena *to);
+/* The arena the calling thread has switched in (NULL: its own). */
+scopealloc_arena *scopealloc_arena_current(void);
+/* Returns the arena's memory. It must be empty and switched in by no
+ * thread: anything else is reported through the exhaustion handler
+ * (SCOPEALLOC_REASON_ARENA_NOT_EMPTY, SCOPEALLOC_REASON_ARENA_CURRENT) and
+ * the arena is left alone. NULL is ignored. */
+void scopealloc_arena_destroy(scopealloc_arena *arena);
+/* The arena's statistics, wherever it is switched in. */
+void scopealloc_arena_stats(const scopealloc_arena *arena,
+                            scopealloc_stats *out);
+#endif
 
 #ifdef __cplusplus
 }

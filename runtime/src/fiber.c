@@ -51,6 +51,7 @@ static uint64_t sa_arena_count; /* names the arenas; atomic */
 
 static pthread_once_t sa_fiber_once = PTHREAD_ONCE_INIT;
 static pthread_key_t sa_fiber_key;
+static int sa_fiber_key_made, sa_fiber_unloaded;
 
 /* A thread that exits with a fiber arena switched in leaves it parked as it
  * is (its own arena is then unmapped by thread_arena.c). */
@@ -64,6 +65,16 @@ static void sa_fiber_init(void) {
     fprintf(stderr, "scopealloc: pthread_key_create failed\n");
     abort();
   }
+  SA_STORE(&sa_fiber_key_made, 1);
+}
+
+/* Unload (dlclose) or exit: like thread_arena.c's key, so that threads
+ * ending later call no destructor that may be unmapped by then (their fiber
+ * arenas then stay as they are). */
+__attribute__((destructor)) static void sa_fiber_unload(void) {
+  SA_STORE(&sa_fiber_unloaded, 1);
+  if (SA_LOAD(&sa_fiber_key_made))
+    pthread_key_delete(sa_fiber_key);
 }
 
 /* Copies an arena's state, leaving the destination's list link alone. */
@@ -156,7 +167,8 @@ scopealloc_arena *scopealloc_arena_switch(scopealloc_arena *to) {
   scopealloc_arena *from = sa_current;
   if (to == from)
     return from;
-  if (!from) /* leaving the thread's own arena: see to it at thread exit */
+  /* Leaving the thread's own arena: see to it at thread exit. */
+  if (!from && !SA_LOAD(&sa_fiber_unloaded))
     pthread_setspecific(sa_fiber_key, (void *)1);
   sa_threads_lock();
   if (to && to->tls) /* switched in by another thread */

@@ -4,6 +4,7 @@
 #include "FrameLayout.h"
 #include "ResumePoints.h"
 #include "RuntimeABI.h"
+#include "SanitizerSupport.h"
 #include "StackProtector.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -171,8 +172,10 @@ static void hoistStaticAllocas(BasicBlock &Entry, Instruction *Before) {
 void FunctionDemoter::demoteStaticFrame(StringRef Pool,
                                         const FrameLayout &Layout) {
   Value *Frame;
+  // MemorySanitizer needs each frame marked uninitialised, which the inline
+  // bump would skip.
   if (Pool.empty() && InlineFastPath && RuntimeABI::canInlineDefaultPool(F) &&
-      !hasResumePoints(F)) {
+      !hasResumePoints(F) && !isMSanInstrumented(F)) {
     // Resume points keep the runtime calls: their bookkeeping follows calls.
     hoistStaticAllocas(F.getEntryBlock(), EntryPoint);
     Inline = RT.inlineFrame(EntryPoint, Layout.Size, Layout.Alignment);
@@ -187,6 +190,17 @@ void FunctionDemoter::demoteStaticFrame(StringRef Pool,
                                 : "scopealloc.frame." + Pool);
   }
   IRBuilder<> B(EntryPoint);
+  if (isMSanInstrumented(F))
+    poisonForMSan(B, Frame, B.getInt64(Layout.Size));
+  if (wantsFrameNotes(F)) {
+    SmallVector<FrameVariable, 8> Vars;
+    for (auto [AI, Offset] : zip(Layout.Allocas, Layout.Offsets)) {
+      const DILocalVariable *Var = findSourceVariable(*AI).Var;
+      Vars.push_back({(Var ? Var->getName() : AI->getName()).str(), Offset,
+                      AI->getAllocationSize(DL)->getFixedValue()});
+    }
+    noteFrameForASan(B, F, Frame, Layout.Size, Vars);
+  }
 
   // A debugger finds each variable through a stack slot that holds the
   // frame's address: stack slots keep a location at every -O level, while
@@ -226,6 +240,8 @@ void FunctionDemoter::demoteDynamic(AllocaInst *AI, StringRef Pool) {
                      ? Count
                      : B.CreateMul(Count, ConstantInt::get(SizeTy, ElemSize));
   Value *Ptr = RT.alloc(B, Pool, Bytes, AI->getAlign());
+  if (isMSanInstrumented(F))
+    poisonForMSan(B, Ptr, Bytes);
   replaceDbgDeclare(AI, Ptr, DIB, DIExpression::ApplyOffset, 0);
   replaceAlloca(AI, Ptr);
 }

@@ -1,6 +1,7 @@
 /* Named pools: mark/alloc/release over a fixed buffer. Needs no libc, so it
  * also builds with -ffreestanding for bare-metal targets. */
 #include "internal.h"
+#include "msan_hooks.h"
 
 SA_PULL_IN_STATS();
 
@@ -31,6 +32,7 @@ void sa_fail(scopealloc_pool *pool, const char *name, const char *reason,
   f.mark = mark;
   f.caller = caller;
   SA_COUNT_BUMP_SHARED(&pool->failures);
+  sa_msan_written(&f, sizeof f);
   sa_report(&f);
 }
 

@@ -1,6 +1,7 @@
 /* Statistics: per-pool getters (freestanding-capable), the table printer and
  * SCOPEALLOC_STATS=1 at exit (hosted). */
 #include "internal.h"
+#include "msan_hooks.h"
 
 #if SCOPEALLOC_HOSTED
 #include <stdio.h>
@@ -25,6 +26,7 @@ void scopealloc_pool_stats(const scopealloc_pool *pool, scopealloc_stats *out) {
   out->capacity = (size_t)(pool->reserve_end - pool->base);
   out->allocs = SA_COUNT_LOAD(&pool->allocs);
   out->failures = SA_COUNT_LOAD(&pool->failures);
+  sa_msan_written(out, sizeof *out);
 }
 
 int scopealloc_for_each_pool(void (*fn)(const scopealloc_pool *pool, void *ctx),
@@ -47,6 +49,7 @@ void scopealloc_process_stats(scopealloc_stats *out) {
   sa_process_totals t;
   sa_process_totals_get(&t);
   *out = t.stats;
+  sa_msan_written(out, sizeof *out);
 }
 
 static void sa_name_width(const scopealloc_pool *pool, void *ctx) {

@@ -8,6 +8,7 @@
  * thread's stack, TLS or arena. */
 #define _GNU_SOURCE 1
 #include "internal.h"
+#include "msan_hooks.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -507,6 +508,7 @@ void scopealloc_thread_stats(scopealloc_stats *out) {
   out->capacity = (size_t)(pool->reserve_end - pool->base);
   out->allocs = pool->allocs;
   out->failures = pool->failures;
+  sa_msan_written(out, sizeof *out);
 }
 
 /* Other threads' pools are read with relaxed loads while their owners run:

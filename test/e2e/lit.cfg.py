@@ -14,16 +14,18 @@ if shutil.which("gdb"):
 if shutil.which("valgrind"):
     config.available_features.add("valgrind")
 
-# ThreadSanitizer programs: clang 19 must link -fsanitize=thread (its
-# runtime comes with libclang-rt-19-dev).
+# Sanitizer programs: clang 19 must link -fsanitize=thread|memory|address
+# (the runtimes come with libclang-rt-19-dev).
 import subprocess, tempfile
 with tempfile.TemporaryDirectory() as tmp:
     probe = os.path.join(tmp, "probe.c")
     with open(probe, "w") as f:
         f.write("int main(void) { return 0; }\n")
-    if subprocess.call([os.path.join(config.llvm_tools_dir, "clang"),
-                        "-fsanitize=thread", probe, "-o",
-                        os.path.join(tmp, "probe")],
-                       stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL) == 0:
-        config.available_features.add("tsan")
+    for feature, sanitizer in (("tsan", "thread"), ("msan", "memory"),
+                               ("asan", "address")):
+        if subprocess.call([os.path.join(config.llvm_tools_dir, "clang"),
+                            "-fsanitize=" + sanitizer, probe, "-o",
+                            os.path.join(tmp, "probe")],
+                           stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL) == 0:
+            config.available_features.add(feature)

@@ -124,6 +124,26 @@ void *__scopealloc_pool_mark(scopealloc_pool *pool);
 void *__scopealloc_pool_alloc(scopealloc_pool *pool, size_t size, size_t align);
 void __scopealloc_pool_release(scopealloc_pool *pool, void *mark);
 
+/* AddressSanitizer builds: after allocating a frame in an instrumented
+ * function, the pass notes it with a constant descriptor, so that an ASan
+ * report on its memory (e.g. use-after-poison: a released buffer) also
+ * names the variable, its function and whether the frame was released. */
+typedef struct scopealloc_var_desc {
+  const char *name;
+  size_t offset; /* from the frame's first byte */
+  size_t size;
+} scopealloc_var_desc;
+typedef struct scopealloc_frame_desc {
+  const char *function;
+  size_t size; /* the whole frame */
+  size_t nvars;
+  const scopealloc_var_desc *vars;
+} scopealloc_frame_desc;
+#if !defined(__STDC_HOSTED__) || __STDC_HOSTED__
+void __scopealloc_note_frame(const void *frame,
+                             const scopealloc_frame_desc *desc);
+#endif
+
 /* ---- Named pools, placed by the application ---- */
 
 /* A named pool is a fixed buffer; it never grows. Like any LIFO arena it

@@ -1,0 +1,124 @@
+/* Names demoted variables in AddressSanitizer reports (hosted only).
+ *
+ * ASan sees a demoted buffer as runtime memory that the runtime poisons on
+ * release, so a read of a released buffer is "use-after-poison" at an
+ * address, with no variable. In ASan-instrumented functions the pass
+ * therefore notes each new frame with a constant descriptor (function,
+ * variables, offsets, sizes); the runtime keeps the last SA_NOTES of them
+ * per thread and, from ASan's error report callback, prints the variable
+ * the reported address falls in:
+ *
+ *   scopealloc: 0x... is 24 bytes into 'image' (16384 bytes) of the demoted
+ *   frame of 'blur' (released)
+ *
+ * The newest noted frame that covers the address is the last one that
+ * owned those bytes; an address just past a live frame is an overflow of
+ * its last variable. Only the reporting thread's frames are searched. The
+ * callback is installed at the first note, unless the program set its own
+ * before; a program that sets one later replaces it. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+#if !SCOPEALLOC_HOSTED
+#error "asan_names.c is hosted-only"
+#endif
+
+SA_PULL_IN_STATS();
+
+/* <sanitizer/asan_interface.h>, weak: resolved only in ASan programs. */
+void __asan_set_error_report_callback(void (*callback)(const char *))
+    __attribute__((weak));
+void *__asan_get_report_address(void) __attribute__((weak));
+int __asan_address_is_poisoned(void const volatile *addr) __attribute__((weak));
+
+#define SA_NOTES 256 /* frames remembered per thread: a 4 KiB ring */
+
+typedef struct sa_note {
+  const char *frame;
+  const scopealloc_frame_desc *desc;
+} sa_note;
+
+static __thread sa_note sa_notes[SA_NOTES];
+static __thread unsigned sa_next_note;
+static unsigned char sa_callback_installed;
+
+/* Just past a frame: an overflow of its last variable. */
+#define SA_NEAR_END 64
+
+static SA_COLD void sa_print(const char *addr, const sa_note *n) {
+  const scopealloc_frame_desc *d = n->desc;
+  size_t offset = (size_t)(addr - n->frame);
+  const char *state = "";
+  if (__asan_address_is_poisoned)
+    state = __asan_address_is_poisoned(addr) ? " (released)" : " (live)";
+  char line[512];
+  int len = -1;
+  const scopealloc_var_desc *last = 0;
+  for (size_t v = 0; v < d->nvars; ++v) {
+    const scopealloc_var_desc *var = &d->vars[v];
+    if (offset - var->offset < var->size) {
+      len = snprintf(line, sizeof line,
+                     "scopealloc: %p is %zu bytes into '%s' (%zu bytes) of "
+                     "the demoted frame of '%s'%s\n",
+                     (const void *)addr, offset - var->offset, var->name,
+                     var->size, d->function, state);
+      break;
+    }
+    if (!last || var->offset + var->size > last->offset + last->size)
+      last = var;
+  }
+  if (len < 0 && offset >= d->size && last)
+    len = snprintf(line, sizeof line,
+                   "scopealloc: %p is %zu bytes after '%s' (%zu bytes), the "
+                   "end of the demoted frame of '%s'%s\n",
+                   (const void *)addr, offset - (last->offset + last->size),
+                   last->name, last->size, d->function, state);
+  if (len < 0)
+    len = snprintf(line, sizeof line,
+                   "scopealloc: %p is %zu bytes into the demoted frame of "
+                   "'%s' (%zu bytes), outside its variables%s\n",
+                   (const void *)addr, offset, d->function, d->size, state);
+  if (len > 0) {
+    size_t out = (size_t)len < sizeof line ? (size_t)len : sizeof line - 1;
+    ssize_t ignored = write(2, line, out);
+    (void)ignored;
+  }
+}
+
+static SA_COLD void sa_name_report(const char *report) {
+  (void)report;
+  if (!__asan_get_report_address)
+    return;
+  const char *addr = (const char *)__asan_get_report_address();
+  /* Newest first: the frame the address lies in (the last one that owned
+   * those bytes) or, if that frame is live, just past (an overflow of its
+   * last variable); failing both, any frame it lies just past. */
+  for (int pass = 0; pass < 2; ++pass)
+    for (unsigned i = 1; i <= SA_NOTES; ++i) {
+      const sa_note *n = &sa_notes[(sa_next_note - i) % SA_NOTES];
+      if (!n->desc || addr < n->frame)
+        continue;
+      size_t offset = (size_t)(addr - n->frame);
+      if (offset >= n->desc->size + SA_NEAR_END)
+        continue;
+      int live = n->desc->size && __asan_address_is_poisoned &&
+                 !__asan_address_is_poisoned(n->frame);
+      if (offset >= n->desc->size && pass == 0 && !live)
+        continue;
+      sa_print(addr, n);
+      return;
+    }
+}
+
+void __scopealloc_note_frame(const void *frame,
+                             const scopealloc_frame_desc *desc) {
+  if (SA_UNLIKELY(!SA_LOAD_RELAXED(&sa_callback_installed)) &&
+      !__atomic_exchange_n(&sa_callback_installed, 1, __ATOMIC_RELAXED) &&
+      __asan_set_error_report_callback)
+    __asan_set_error_report_callback(sa_name_report);
+  sa_note *n = &sa_notes[sa_next_note++ % SA_NOTES];
+  n->frame = (const char *)frame;
+  n->desc = desc;
+}

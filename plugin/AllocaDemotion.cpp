@@ -15,6 +15,7 @@
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -239,9 +240,19 @@ void FunctionDemoter::demoteDynamic(AllocaInst *AI, StringRef Pool) {
   Value *Bytes = ElemSize == 1
                      ? Count
                      : B.CreateMul(Count, ConstantInt::get(SizeTy, ElemSize));
-  Value *Ptr = RT.alloc(B, Pool, Bytes, AI->getAlign());
+  uint64_t CanarySize = DemotedCanaries::size(F);
+  Value *Ptr = RT.alloc(
+      B, Pool,
+      CanarySize ? B.CreateAdd(Bytes, ConstantInt::get(SizeTy, CanarySize))
+                 : Bytes,
+      AI->getAlign());
   if (isMSanInstrumented(F))
     poisonForMSan(B, Ptr, Bytes);
+  if (CanarySize)
+    Canaries.placeDynamic(EntryPoint, AI,
+                          B.CreateInBoundsGEP(B.getInt8Ty(), Ptr, Bytes,
+                                              "scopealloc.canary.addr"),
+                          Pool.empty());
   replaceDbgDeclare(AI, Ptr, DIB, DIExpression::ApplyOffset, 0);
   replaceAlloca(AI, Ptr);
 }
@@ -249,22 +260,26 @@ void FunctionDemoter::demoteDynamic(AllocaInst *AI, StringRef Pool) {
 // Once no dynamic alloca is left on the machine stack, stacksave/restore
 // only matter for the arena: a VLA in a loop is freed where it was before.
 void FunctionDemoter::redirectStackSaveRestore() {
-  for (BasicBlock &BB : F)
-    for (Instruction &I : make_early_inc_range(BB)) {
-      auto *II = dyn_cast<IntrinsicInst>(&I);
-      if (!II)
-        continue;
+  // Collected first: checking canaries splits blocks.
+  SmallVector<IntrinsicInst *, 8> SaveRestore;
+  for (Instruction &I : instructions(F))
+    if (auto *II = dyn_cast<IntrinsicInst>(&I);
+        II && (II->getIntrinsicID() == Intrinsic::stacksave ||
+               II->getIntrinsicID() == Intrinsic::stackrestore))
+      SaveRestore.push_back(II);
+  for (IntrinsicInst *II : SaveRestore) {
+    if (II->getIntrinsicID() == Intrinsic::stacksave) {
       IRBuilder<> B(II);
-      if (II->getIntrinsicID() == Intrinsic::stacksave) {
-        Value *Mark = RT.mark(B, "");
-        Mark->takeName(II);
-        II->replaceAllUsesWith(Mark);
-        II->eraseFromParent();
-      } else if (II->getIntrinsicID() == Intrinsic::stackrestore) {
-        RT.release(B, "", II->getArgOperand(0));
-        II->eraseFromParent();
-      }
+      Value *Mark = RT.mark(B, "");
+      Mark->takeName(II);
+      II->replaceAllUsesWith(Mark);
+    } else {
+      Canaries.checkBeforeRestore(II, II->getArgOperand(0));
+      IRBuilder<> B(II);
+      RT.release(B, "", II->getArgOperand(0));
     }
+    II->eraseFromParent();
+  }
 }
 
 void FunctionDemoter::releaseOnEveryExit() {

@@ -147,30 +147,78 @@ BasicBlock *DemotedCanaries::failBlock() {
   return Fail;
 }
 
-void DemotedCanaries::checkBefore(Instruction *Exit) {
-  if (Addrs.empty())
+void DemotedCanaries::placeDynamic(Instruction *EntryPoint, Instruction *Before,
+                                   Value *Addr, bool DefaultPool) {
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> Slots(&Entry, Entry.begin());
+  IRBuilder<> Init(EntryPoint);
+  if (!GuardCopy) {
+    GuardCopy = Slots.CreateAlloca(IntPtr, nullptr, "scopealloc.guard.copy");
+    Init.CreateStore(loadGuard(EntryPoint), GuardCopy);
+  }
+  AllocaInst *Slot =
+      Slots.CreateAlloca(Slots.getPtrTy(), nullptr, "scopealloc.canary.slot");
+  Init.CreateStore(ConstantPointerNull::get(Init.getPtrTy()), Slot);
+  Dynamic.push_back({Slot, DefaultPool});
+
+  Value *Guard = loadGuard(Before);
+  IRBuilder<> B(Before);
+  B.CreateAlignedStore(Guard, Addr, Align(1), /*isVolatile=*/true);
+  B.CreateStore(Addr, Slot);
+}
+
+void DemotedCanaries::check(Instruction *Before, Value *RestoreMark) {
+  // A restore frees dynamic allocations of the default pool only.
+  auto Freed = [&](const DynamicSite &S) {
+    return !RestoreMark || S.DefaultPool;
+  };
+  if ((RestoreMark || Addrs.empty()) && none_of(Dynamic, Freed))
     return;
-  Value *Guard = loadGuard(Exit);
-  IRBuilder<> B(Exit);
-  // One branch per exit: the canaries' differences from the guard, or-ed.
+  Value *Guard = loadGuard(Before);
+  IRBuilder<> B(Before);
+  // One branch per release: the canaries' differences from the guard,
+  // or-ed.
   Value *Diff = nullptr;
-  for (Value *Addr : Addrs) {
+  auto Compare = [&](Value *Addr) {
     Value *Canary =
         B.CreateAlignedLoad(IntPtr, Addr, Align(1),
                             /*isVolatile=*/true, "scopealloc.canary");
     Value *D = B.CreateXor(Canary, Guard);
     Diff = Diff ? B.CreateOr(Diff, D) : D;
+  };
+  if (!RestoreMark)
+    for (Value *Addr : Addrs)
+      Compare(Addr);
+  // A site's latest canary, if any and (for a restore) allocated after the
+  // mark: the arena grows upwards, so it is the memory the release frees.
+  SmallVector<std::pair<AllocaInst *, Value *>, 4> Forget;
+  for (const DynamicSite &S : Dynamic) {
+    if (!Freed(S))
+      continue;
+    Value *Addr = B.CreateLoad(B.getPtrTy(), S.Slot);
+    Value *Live = B.CreateIsNotNull(Addr);
+    if (RestoreMark) {
+      Live = B.CreateAnd(Live, B.CreateICmpUGE(Addr, RestoreMark));
+      Forget.push_back(
+          {S.Slot,
+           B.CreateSelect(Live, ConstantPointerNull::get(B.getPtrTy()), Addr)});
+    }
+    Compare(B.CreateSelect(Live, Addr, GuardCopy));
   }
   Value *Smashed =
       B.CreateICmpNE(Diff, ConstantInt::get(IntPtr, 0), "scopealloc.smashed");
-  BasicBlock *Head = Exit->getParent();
-  BasicBlock *Tail = SplitBlock(Head, Exit);
+  BasicBlock *Head = Before->getParent();
+  BasicBlock *Tail = SplitBlock(Head, Before);
   Tail->setName(Head->getName() + ".canary.ok");
   Instruction *Br = Head->getTerminator();
   IRBuilder<>(Br).CreateCondBr(
       Smashed, failBlock(), Tail,
       MDBuilder(F.getContext()).createUnlikelyBranchWeights());
   Br->eraseFromParent();
+  // The freed canaries are not checked again once their memory is reused.
+  IRBuilder<> After(Before);
+  for (auto [Slot, Kept] : Forget)
+    After.CreateStore(Kept, Slot);
 }
 
 } // namespace scopealloc

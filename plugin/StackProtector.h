@@ -9,6 +9,12 @@
 // compares every canary with the guard before each release of the frame
 // (ret, musttail call, resume), calling __stack_chk_fail on a mismatch.
 //
+// A demoted dynamic allocation (VLA, alloca(n)) gets a canary after it too;
+// a stack slot per allocation site remembers the site's latest canary, which
+// is checked at the exits and at each redirected stackrestore that frees it
+// (earlier allocations of a site that runs repeatedly without a
+// stackrestore in between are not checked).
+//
 // The guard is read the way the target's own stack protector reads it:
 // the TLS slot of glibc/bionic/Fuchsia on x86 (honouring
 // -mstack-protector-guard{,-reg,-offset,-symbol}), the thread pointer slot
@@ -24,6 +30,7 @@
 #include <cstdint>
 
 namespace llvm {
+class AllocaInst;
 class BasicBlock;
 class Function;
 class Instruction;
@@ -46,19 +53,37 @@ public:
   /// Stores the guard at each of \p Addrs, before \p Before; every release
   /// emitted later checks them.
   void place(llvm::Instruction *Before, llvm::ArrayRef<llvm::Value *> Addrs);
-  bool empty() const { return Addrs.empty(); }
-  /// Compares every placed canary with the guard before \p Exit, branching
-  /// to a shared cold block that calls __stack_chk_fail. Splits \p Exit's
-  /// block; \p Exit starts the new block.
-  void checkBefore(llvm::Instruction *Exit);
+  /// Stores the guard at \p Addr, the canary of a dynamic allocation from
+  /// the default pool (\p DefaultPool) or a named one, before \p Before;
+  /// \p EntryPoint is where the function's entry code goes.
+  void placeDynamic(llvm::Instruction *EntryPoint, llvm::Instruction *Before,
+                    llvm::Value *Addr, bool DefaultPool);
+  /// Compares every canary with the guard before \p Exit, branching to a
+  /// shared cold block that calls __stack_chk_fail. Splits \p Exit's block;
+  /// \p Exit starts the new block.
+  void checkBefore(llvm::Instruction *Exit) { check(Exit, nullptr); }
+  /// The same before \p Restore, which releases the default pool to
+  /// \p Mark: for the dynamic canaries that release frees.
+  void checkBeforeRestore(llvm::Instruction *Restore, llvm::Value *Mark) {
+    check(Restore, Mark);
+  }
 
 private:
   llvm::Value *loadGuard(llvm::Instruction *Before);
   llvm::BasicBlock *failBlock();
+  void check(llvm::Instruction *Before, llvm::Value *RestoreMark);
+
+  struct DynamicSite {
+    llvm::AllocaInst *Slot; ///< the site's latest canary, or null
+    bool DefaultPool;
+  };
 
   llvm::Function &F;
   llvm::IntegerType *IntPtr;
   llvm::SmallVector<llvm::Value *, 8> Addrs;
+  llvm::SmallVector<DynamicSite, 4> Dynamic;
+  /// A copy of the guard that a site with no live canary compares with.
+  llvm::AllocaInst *GuardCopy = nullptr;
   llvm::BasicBlock *Fail = nullptr;
 };
 

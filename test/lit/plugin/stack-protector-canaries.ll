@@ -130,6 +130,64 @@ lpad:
   resume { ptr, i32 } %lp
 }
 
+; A dynamic allocation gets a canary after its bytes too. A slot per site
+; holds the site's latest canary: a redirected stackrestore checks it when
+; it frees it (allocated at or above the mark) and forgets it; an exit
+; checks what is left. An empty slot compares the guard with its copy.
+; CHECK-LABEL: define void @vla_loop(
+; CHECK:       entry:
+; CHECK-NEXT:    %scopealloc.guard.copy = alloca i64
+; CHECK-NEXT:    %scopealloc.canary.slot = alloca ptr
+; CHECK:         store i64 %{{.*}}, ptr %scopealloc.guard.copy
+; CHECK-NEXT:    store ptr null, ptr %scopealloc.canary.slot
+; CHECK:       body:
+; CHECK:         %sp = call ptr @__scopealloc_mark()
+; CHECK-NEXT:    %[[BYTES:.*]] = mul i64 %n, 4
+; CHECK-NEXT:    %[[WITH:.*]] = add i64 %[[BYTES]], 8
+; CHECK-NEXT:    %vla = call nonnull align 4 ptr @__scopealloc_alloc(i64 %[[WITH]], i64 4)
+; CHECK-NEXT:    %[[CANARY:.*]] = getelementptr inbounds i8, ptr %vla, i64 %[[BYTES]]
+; CHECK-NEXT:    %[[G:.*]] = load volatile i64, ptr addrspace(257) inttoptr (i32 40 to ptr addrspace(257))
+; CHECK-NEXT:    store volatile i64 %[[G]], ptr %[[CANARY]], align 1
+; CHECK-NEXT:    store ptr %[[CANARY]], ptr %scopealloc.canary.slot
+; CHECK-NEXT:    call void @use(ptr %vla)
+; CHECK-NEXT:    %[[G2:.*]] = load volatile i64
+; CHECK-NEXT:    %[[LAST:.*]] = load ptr, ptr %scopealloc.canary.slot
+; CHECK-NEXT:    %[[SOME:.*]] = icmp ne ptr %[[LAST]], null
+; CHECK-NEXT:    %[[ABOVE:.*]] = icmp uge ptr %[[LAST]], %sp
+; CHECK-NEXT:    %[[FREED:.*]] = and i1 %[[SOME]], %[[ABOVE]]
+; CHECK-NEXT:    %[[KEPT:.*]] = select i1 %[[FREED]], ptr null, ptr %[[LAST]]
+; CHECK-NEXT:    %[[ADDR:.*]] = select i1 %[[FREED]], ptr %[[LAST]], ptr %scopealloc.guard.copy
+; CHECK-NEXT:    %[[C:.*]] = load volatile i64, ptr %[[ADDR]], align 1
+; CHECK-NEXT:    %[[X:.*]] = xor i64 %[[C]], %[[G2]]
+; CHECK-NEXT:    %[[S:.*]] = icmp ne i64 %[[X]], 0
+; CHECK-NEXT:    br i1 %[[S]], label %scopealloc.stack_chk_fail, label %body.canary.ok
+; CHECK:       body.canary.ok:
+; CHECK-NEXT:    store ptr %[[KEPT]], ptr %scopealloc.canary.slot
+; CHECK-NEXT:    call void @__scopealloc_release(ptr %sp)
+; CHECK:       exit:
+; CHECK:         %[[LAST2:.*]] = load ptr, ptr %scopealloc.canary.slot
+; CHECK-NEXT:    %[[SOME2:.*]] = icmp ne ptr %[[LAST2]], null
+; CHECK-NEXT:    select i1 %[[SOME2]], ptr %[[LAST2]], ptr %scopealloc.guard.copy
+; CHECK:         br i1 %{{.*}}, label %scopealloc.stack_chk_fail, label %exit.canary.ok
+; CHECK:       exit.canary.ok:
+; CHECK-NEXT:    call void @__scopealloc_release(ptr %scopealloc.mark)
+; CHECK-NEXT:    ret void
+define void @vla_loop(i64 %n) sspstrong {
+entry:
+  br label %body
+body:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %body ]
+  %sp = call ptr @llvm.stacksave.p0()
+  %vla = alloca i32, i64 %n, align 4
+  call void @use(ptr %vla)
+  call void @llvm.stackrestore.p0(ptr %sp)
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, 10
+  br i1 %done, label %exit, label %body
+exit:
+  ret void
+}
+
 ; CHECK-LABEL: define void @unprotected(
 ; CHECK:         call nonnull align 1 ptr @__scopealloc_alloc(i64 4096, i64 1)
 ; CHECK-NOT:     canary
@@ -143,5 +201,7 @@ define void @unprotected() {
 
 ; CHECK: attributes #[[NORETURN]] = { noreturn nounwind }
 
+declare ptr @llvm.stacksave.p0()
+declare void @llvm.stackrestore.p0(ptr)
 declare void @llvm.lifetime.start.p0(i64, ptr)
 declare void @llvm.lifetime.end.p0(i64, ptr)

@@ -2,6 +2,7 @@
 #include "SanitizerSupport.h"
 
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
@@ -32,6 +33,21 @@ bool wantsFrameNotes(const Function &F) {
          Triple(F.getParent()->getTargetTriple()).getOS() != Triple::UnknownOS;
 }
 
+/// The qualified source name (img::Filter::blur, not its mangled symbol)
+/// when debug info has it.
+static std::string functionName(const Function &F) {
+  const DISubprogram *SP = F.getSubprogram();
+  if (!SP || SP->getName().empty())
+    return F.getName().str();
+  std::string Name = SP->getName().str();
+  for (const DIScope *S = SP->getScope(); S; S = S->getScope())
+    if (isa<DINamespace>(S) || isa<DICompositeType>(S))
+      Name = (S->getName().empty() ? "(anonymous namespace)" : S->getName())
+                 .str() +
+             "::" + Name;
+  return Name;
+}
+
 void noteFrameForASan(IRBuilder<> &B, Function &F, Value *Frame,
                       uint64_t FrameSize, ArrayRef<FrameVariable> Vars) {
   Module &M = *F.getParent();
@@ -56,9 +72,10 @@ void noteFrameForASan(IRBuilder<> &B, Function &F, Value *Frame,
       ConstantArray::get(VarsTy, VarInits), "scopealloc.vars");
   auto *Desc = new GlobalVariable(
       M, FrameTy, /*isConstant=*/true, GlobalValue::PrivateLinkage,
-      ConstantStruct::get(
-          FrameTy, {String(F.getName()), ConstantInt::get(IntPtr, FrameSize),
-                    ConstantInt::get(IntPtr, Vars.size()), VarsGV}),
+      ConstantStruct::get(FrameTy,
+                          {String(functionName(F)),
+                           ConstantInt::get(IntPtr, FrameSize),
+                           ConstantInt::get(IntPtr, Vars.size()), VarsGV}),
       "scopealloc.frame.desc");
   // ASan must not pad these with redzones: the runtime reads them as C
   // structs.

@@ -4,6 +4,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/MDBuilder.h"
@@ -100,14 +101,21 @@ Value *DemotedCanaries::loadGuard(Instruction *Before) {
   // What TargetLowering::insertSSPDeclarations declares, so that codegen
   // finds the guard even when its own stack protector adds nothing here;
   // kept from GlobalDCE, which runs after the pass and sees no IR use.
-  if (!M.getNamedValue("__stack_chk_guard")) {
-    auto *GV = cast<GlobalVariable>(
+  GlobalValue *GV = M.getNamedValue("__stack_chk_guard");
+  if (!GV) {
+    auto *NewGV = cast<GlobalVariable>(
         M.getOrInsertGlobal("__stack_chk_guard", B.getPtrTy()));
     // Static code (no PIC level) reaches it directly, as codegen would.
     if (M.getPICLevel() == PICLevel::NotPIC &&
         !Triple(M.getTargetTriple()).isWindowsGNUEnvironment())
-      GV->setDSOLocal(true);
-    appendToCompilerUsed(M, {GV});
+      NewGV->setDSOLocal(true);
+    GV = NewGV;
+  }
+  if (GV->isDeclaration()) {
+    SmallVector<GlobalValue *, 8> Used;
+    collectUsedGlobalVariables(M, Used, /*CompilerUsed=*/true);
+    if (!is_contained(Used, GV))
+      appendToCompilerUsed(M, {GV});
   }
   Value *Guard = B.CreateIntrinsic(Intrinsic::stackguard, {}, {});
   return B.CreatePtrToInt(Guard, IntPtr, "scopealloc.guard");

@@ -10,6 +10,8 @@
 ; RUN: %opt %loadplugin -scope-alloc-max-stack-alloca=0 -passes='scope-alloc,verify' -S %t/aarch64.ll | FileCheck %s --check-prefix=A64
 ; RUN: %opt %loadplugin -scope-alloc-max-stack-alloca=0 -passes='scope-alloc,globaldce' %t/aarch64.ll | llc -O0 -o - | FileCheck %s --check-prefix=A64-ASM
 ; RUN: %opt %loadplugin -scope-alloc-max-stack-alloca=0 -passes='scope-alloc,globaldce' %t/aarch64.ll | llc -O2 -o - | FileCheck %s --check-prefix=A64-ASM
+; A module's own unused declaration of the guard is kept for codegen too.
+; RUN: %opt %loadplugin -scope-alloc-max-stack-alloca=0 -passes='scope-alloc,globaldce' %t/declared.ll | llc -O2 -o - | FileCheck %s --check-prefix=A64-ASM
 ; RUN: %opt %loadplugin -scope-alloc-max-stack-alloca=0 -passes='scope-alloc,verify' -S %t/android.ll | FileCheck %s --check-prefix=ANDROID
 ; RUN: %opt %loadplugin -scope-alloc-max-stack-alloca=0 -passes='scope-alloc,verify' -S %t/thumb.ll | FileCheck %s --check-prefix=THUMB
 ; RUN: %opt %loadplugin -scope-alloc-max-stack-alloca=0 -passes='scope-alloc,globaldce' %t/thumb.ll | llc -O0 -o - | FileCheck %s --check-prefix=THUMB-ASM
@@ -62,6 +64,17 @@ define void @f() sspstrong {
 }
 !llvm.module.flags = !{!0}
 !0 = !{i32 8, !"PIC Level", i32 2}
+
+;--- declared.ll
+target datalayout = "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32"
+target triple = "aarch64-unknown-linux-gnu"
+@__stack_chk_guard = external global ptr
+declare void @use(ptr)
+define void @f() sspstrong {
+  %buf = alloca [256 x i8]
+  call void @use(ptr %buf)
+  ret void
+}
 
 ;--- android.ll
 target datalayout = "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32"

@@ -87,10 +87,22 @@ private:
 } // namespace
 
 /// Lifetime markers describe stack slots; the memory is no longer one.
+/// Under MemorySanitizer, which poisons a stack buffer at each lifetime
+/// start (a loop body's buffer is uninitialised again in every iteration),
+/// each start of a demoted buffer poisons it too.
 static void eraseLifetimeMarkers(AllocaInst *AI) {
+  Function &F = *AI->getFunction();
   for (User *U : make_early_inc_range(AI->users()))
-    if (auto *II = dyn_cast<IntrinsicInst>(U); II && II->isLifetimeStartOrEnd())
+    if (auto *II = dyn_cast<IntrinsicInst>(U);
+        II && II->isLifetimeStartOrEnd()) {
+      if (II->getIntrinsicID() == Intrinsic::lifetime_start &&
+          isMSanInstrumented(F) && AI->isStaticAlloca()) {
+        IRBuilder<> B(II);
+        uint64_t Size = *AI->getAllocationSize(F.getParent()->getDataLayout());
+        poisonForMSan(B, AI, B.getInt64(Size));
+      }
       II->eraseFromParent();
+    }
 }
 
 static void replaceAlloca(AllocaInst *AI, Value *NewPtr) {

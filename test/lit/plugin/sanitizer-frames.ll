@@ -37,6 +37,28 @@ define void @uninit(i32 %n) sanitize_memory {
   ret void
 }
 
+; Each lifetime start poisons the buffer again, as MSan does on the stack.
+; CHECK-LABEL: define void @rounds(
+; CHECK:       body:
+; CHECK-NEXT:    %i = phi
+; CHECK-NEXT:    call void @__msan_allocated_memory(ptr %buf, i64 4096)
+; CHECK-NEXT:    call void @use(ptr %buf)
+define void @rounds() sanitize_memory {
+entry:
+  %buf = alloca [4096 x i8], align 16
+  br label %body
+body:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %body ]
+  call void @llvm.lifetime.start.p0(i64 4096, ptr %buf)
+  call void @use(ptr %buf)
+  call void @llvm.lifetime.end.p0(i64 4096, ptr %buf)
+  %i.next = add i32 %i, 1
+  %done = icmp eq i32 %i.next, 4
+  br i1 %done, label %exit, label %body
+exit:
+  ret void
+}
+
 ; CHECK-LABEL: define void @blur(
 ; CHECK:         %scopealloc.frame = call nonnull align 16 ptr @__scopealloc_alloc(i64 16640, i64 16)
 ; CHECK-NEXT:    call void @__scopealloc_note_frame(ptr %scopealloc.frame, ptr @[[DESC]])
@@ -62,6 +84,9 @@ define void @plain() {
   call void @use(ptr %buf)
   ret void
 }
+
+declare void @llvm.lifetime.start.p0(i64, ptr)
+declare void @llvm.lifetime.end.p0(i64, ptr)
 
 ; CHECK: declare void @__msan_allocated_memory(ptr, i64)
 ; CHECK: declare void @__scopealloc_note_frame(ptr, ptr)

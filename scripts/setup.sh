@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   llvm-19-dev clang-19 llvm-19-tools libclang-rt-19-dev lld-19  # LLVM 19 toolchain, lit tools, sanitizers
   cmake ninja-build g++ make python3                            # build
+  python3-psutil                                                # lit's per-test timeout
   libgtest-dev                                                  # runtime unit tests
   gdb                                                           # debug-info tests
   valgrind                                                      # memcheck client-request tests

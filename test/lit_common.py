@@ -9,13 +9,20 @@ import os
 import lit.formats
 
 
-def configure(config, name, suffixes):
+def configure(config, lit_config, name, suffixes):
     config.name = name
     config.test_format = lit.formats.ShTest(execute_external=False)
     config.suffixes = suffixes
     config.test_source_root = os.path.dirname(config.scopealloc_suite_cfg)
     config.test_exec_root = os.path.join(config.scopealloc_obj_root, "test",
                                          os.path.basename(config.test_source_root))
+    # A hung test fails by name after 5 minutes instead of eating the whole
+    # suite's ctest timeout in silence (lit needs psutil to kill it).
+    try:
+        import psutil  # noqa: F401
+        lit_config.maxIndividualTestTime = 300
+    except ImportError:
+        lit_config.note("psutil is missing: no per-test timeout")
     bin_dir = config.llvm_tools_dir
     config.environment["PATH"] = os.pathsep.join(
         [bin_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])

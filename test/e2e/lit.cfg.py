@@ -5,7 +5,7 @@ import os, sys
 config.scopealloc_suite_cfg = __file__
 sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
 import lit_common
-lit_common.configure(config, "ScopeAlloc-e2e", [".c", ".cpp", ".test"])
+lit_common.configure(config, lit_config, "ScopeAlloc-e2e", [".c", ".cpp", ".test"])
 config.excludes = ["Inputs"]
 
 import shutil

@@ -3,5 +3,5 @@ import os, sys
 config.scopealloc_suite_cfg = __file__
 sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
 import lit_common
-lit_common.configure(config, "ScopeAlloc-plugin", [".ll", ".c", ".cpp", ".test"])
+lit_common.configure(config, lit_config, "ScopeAlloc-plugin", [".ll", ".c", ".cpp", ".test"])
 config.excludes = ["Inputs"]

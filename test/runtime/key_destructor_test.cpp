@@ -116,8 +116,10 @@ TEST(KeyDestructor, NextArenaCreationReclaims) {
   const ProcessMemory memory_after = ReadProcessMemory();
   for (int k = 0; k < kKeys; ++k)
     pthread_key_delete(g_keys[k]);
-  // 50 leaked arenas would be 50 x 3 mappings and 50 x 64 MiB.
-  EXPECT_LE(memory_after.mappings, memory_before.mappings + 6);
+  // 50 leaked arenas would be 50 x 3 mappings and 50 x 64 MiB. glibc keeps
+  // the stacks of joined threads in a cache (up to 40 MiB, each a stack and
+  // a guard mapping), so a few mappings more are not a leak.
+  EXPECT_LE(memory_after.mappings, memory_before.mappings + 30);
   EXPECT_LT(memory_after.vm_size, memory_before.vm_size + (256 << 20));
 }
 

@@ -43,7 +43,8 @@ function(_scopealloc_check_compilers target)
 endfunction()
 
 function(scopealloc_enable target)
-  set(one_value POLICY TARGET_TAG MAX_STACK_ALLOCA FRAME_BUDGET DYNAMIC POOL REPORT_DIR)
+  set(one_value POLICY TARGET_TAG MAX_STACK_ALLOCA FRAME_BUDGET DYNAMIC POOL REPORT_DIR
+                RUNTIME)
   cmake_parse_arguments(PARSE_ARGV 1 SA "" "${one_value}" "OPTIONS")
   set(where "scopealloc_enable(${target})")
   if(NOT TARGET ${target})
@@ -75,6 +76,9 @@ function(scopealloc_enable target)
   endforeach()
   if(DEFINED SA_DYNAMIC AND NOT SA_DYNAMIC MATCHES "^(keep|demote|reject)$")
     message(FATAL_ERROR "${where}: DYNAMIC must be keep, demote or reject, not '${SA_DYNAMIC}'")
+  endif()
+  if(DEFINED SA_RUNTIME AND NOT SA_RUNTIME MATCHES "^(SHARED|STATIC)$")
+    message(FATAL_ERROR "${where}: RUNTIME must be SHARED or STATIC, not '${SA_RUNTIME}'")
   endif()
   if(DEFINED SA_POOL AND NOT SA_POOL MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
     message(FATAL_ERROR "${where}: POOL must be a C identifier, not '${SA_POOL}'")
@@ -128,11 +132,17 @@ function(scopealloc_enable target)
   endforeach()
 
   # Properties rather than target_link_libraries(), which would clash with a
-  # project that uses its keyword-less form for the same target.
-  set_property(TARGET ${target} APPEND PROPERTY LINK_LIBRARIES ScopeAlloc::runtime)
+  # project that uses its keyword-less form for the same target. The shared
+  # runtime by default: executables and shared/module libraries of one
+  # process must share one runtime, or each keeps its own arena per thread.
+  set(runtime ScopeAlloc::runtime)
+  if(SA_RUNTIME STREQUAL "STATIC")
+    set(runtime ScopeAlloc::runtime_static)
+  endif()
+  set_property(TARGET ${target} APPEND PROPERTY LINK_LIBRARIES ${runtime})
   if(type STREQUAL "STATIC_LIBRARY" OR type STREQUAL "OBJECT_LIBRARY")
     set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_LIBRARIES
-                 "$<LINK_ONLY:ScopeAlloc::runtime>")
+                 "$<LINK_ONLY:${runtime}>")
   endif()
 
   # A new policy or plugin must recompile the target's objects, as a changed

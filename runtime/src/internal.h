@@ -226,11 +226,47 @@ SA_HIDDEN void sa_fiber_thread_exit(void);
 SA_HIDDEN void sa_fiber_totals_add(scopealloc_stats *s);
 SA_HIDDEN void sa_fiber_after_fork_child(void);
 
+/* runtime_identity.c: the start-up check for a second runtime in the
+ * process (see there). sa_identity_judge is the policy, apart for tests:
+ * `live` says this object's calls reach this copy, `global` which object
+ * dlsym(RTLD_DEFAULT) finds the runtime in. */
+typedef enum sa_identity_global {
+  SA_GLOBAL_NONE,  /* no runtime in the global scope */
+  SA_GLOBAL_OWN,   /* this copy */
+  SA_GLOBAL_OTHER, /* a copy in another object */
+} sa_identity_global;
+typedef enum sa_identity_verdict {
+  SA_IDENTITY_OK,
+  SA_IDENTITY_PRIVATE_STATIC, /* the static runtime, hidden in a shared object */
+  SA_IDENTITY_TWO_RUNTIMES,   /* the program's or shared runtime, and another */
+} sa_identity_verdict;
+SA_HIDDEN sa_identity_verdict sa_identity_judge(int shared_build,
+                                                int own_is_main, int live,
+                                                sa_identity_global global);
+
+/* loaded_pools.c, in the shared runtime only: the named pools of every
+ * loaded object (a shared runtime has none of its own). */
+SA_HIDDEN int sa_loaded_pools(void (*fn)(const scopealloc_pool *pool,
+                                         void *ctx),
+                              void *ctx) __attribute__((weak));
+
 /* Referenced from every hosted object so that linking any part of the
  * runtime also links stats.c and its SCOPEALLOC_STATS constructor. */
 extern const char sa_stats_anchor SA_HIDDEN;
+/* Likewise runtime_identity.c, whose constructor reports a second copy of
+ * the runtime in the process. */
+extern const char sa_identity_anchor SA_HIDDEN;
 #define SA_PULL_IN_STATS()                                                     \
-  __attribute__((used)) static const char *const sa_pull_stats = &sa_stats_anchor
+  __attribute__((used)) static const char *const sa_pull_stats =               \
+      &sa_stats_anchor;                                                        \
+  __attribute__((used)) static const char *const sa_pull_identity =            \
+      &sa_identity_anchor
+
+/* Initial-exec: the runtime's own accesses (and those of a shared runtime
+ * loaded at start-up or dlopen'ed into glibc's static TLS surplus, which
+ * these 80 bytes fit) are one %fs-relative load, never __tls_get_addr. */
+extern __thread scopealloc_pool __scopealloc_tls_pool
+    __attribute__((tls_model("initial-exec")));
 #else
 #define SA_PULL_IN_STATS() typedef int sa_no_stats_pull
 #endif

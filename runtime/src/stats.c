@@ -32,6 +32,10 @@ void scopealloc_pool_stats(const scopealloc_pool *pool, scopealloc_stats *out) {
 int scopealloc_for_each_pool(void (*fn)(const scopealloc_pool *pool, void *ctx),
                              void *ctx) {
   int n = 0;
+#if SCOPEALLOC_HOSTED
+  if (sa_loaded_pools) /* the shared runtime */
+    return sa_loaded_pools(fn, ctx);
+#endif
   if (!__start_scopealloc_pools || !__stop_scopealloc_pools)
     return 0;
   for (scopealloc_pool *const *p = __start_scopealloc_pools;

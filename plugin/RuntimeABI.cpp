@@ -6,12 +6,33 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
 
 namespace scopealloc {
+
+// The TLS model of the __scopealloc_tls_pool declaration the inline fast
+// path creates. Initial-exec reads the pool at a fixed offset from the
+// thread pointer, also in PIC code of shared objects (general-dynamic would
+// call __tls_get_addr in every demoted frame); it needs the runtime in
+// static TLS, which holds when libscopealloc_rt.so is loaded at start-up and
+// for dlopen while glibc's static TLS surplus has room for its 80 bytes.
+// global-dynamic is the fallback for a library dlopen'ed into a process
+// whose surplus is exhausted ("cannot allocate memory in static TLS block").
+static cl::opt<GlobalValue::ThreadLocalMode> TLSModelOpt(
+    "scope-alloc-tls-model",
+    cl::desc("TLS model of the inline fast path's __scopealloc_tls_pool "
+             "declaration"),
+    cl::values(clEnumValN(GlobalValue::InitialExecTLSModel, "initial-exec",
+                          "one thread-pointer-relative load (default)"),
+               clEnumValN(GlobalValue::GeneralDynamicTLSModel,
+                          "global-dynamic",
+                          "__tls_get_addr: for libraries dlopen'ed into "
+                          "processes without static TLS room")),
+    cl::init(GlobalValue::InitialExecTLSModel));
 
 static constexpr const char *PoolTypeName = "scopealloc.pool";
 static constexpr const char *TLSPoolName = "__scopealloc_tls_pool";
@@ -268,7 +289,7 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   if (!TLS) {
     TLS = new GlobalVariable(M, PoolTy, /*isConstant=*/false,
                              GlobalValue::ExternalLinkage, nullptr, TLSPoolName,
-                             nullptr, GlobalValue::GeneralDynamicTLSModel);
+                             nullptr, TLSModelOpt);
   }
   IntegerType *IntPtr = sizeType();
   Type *Ptr = PointerType::getUnqual(C);

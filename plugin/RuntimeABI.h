@@ -46,7 +46,8 @@ public:
   /// the cold branch (no arena yet, a new peak, growth, exhaustion) calls
   /// __scopealloc_frame_slow (or __scopealloc_mark and __scopealloc_alloc
   /// where preserve_most is not available). Splits the entry block; \p
-  /// Before starts the joined block.
+  /// Before starts the joined block. The pool's declaration, when the
+  /// module has none yet, is initial-exec (-scope-alloc-tls-model).
   InlineFrame inlineFrame(llvm::Instruction *Before, uint64_t Size,
                           llvm::Align Alignment);
   /// The inline release: a store of \p Mark to the pool's cur.

@@ -28,7 +28,8 @@ def configure(config, lit_config, name, suffixes):
         [bin_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
     # Deterministic runtime behaviour regardless of the caller's environment.
     for var in ("SCOPEALLOC_STATS", "SCOPEALLOC_RESERVE", "SCOPEALLOC_FLAGS",
-                "SCOPEALLOC_COMPILER", "SCOPEALLOC_REPORT_DIR"):
+                "SCOPEALLOC_COMPILER", "SCOPEALLOC_REPORT_DIR",
+                "SCOPEALLOC_RUNTIME", "SCOPEALLOC_ALLOW_PRIVATE_RUNTIME"):
         config.environment.pop(var, None)
     plugin = config.scopealloc_plugin
     prefix = config.scopealloc_install_prefix

@@ -16,7 +16,7 @@ declare void @use(ptr)
 
 ; The layout of struct scopealloc_pool, ABI version 2.
 ; CHECK: %scopealloc.pool = type { ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }
-; CHECK: @__scopealloc_tls_pool = external thread_local global %scopealloc.pool
+; CHECK: @__scopealloc_tls_pool = external thread_local(initialexec) global %scopealloc.pool
 
 ; CHECK-LABEL: define i32 @two_buffers(
 ; CHECK:       entry:

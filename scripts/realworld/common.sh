@@ -109,10 +109,25 @@ rw_fetch_source() {
   rw_ensure_deb_src
   rm -rf "$dir" && mkdir -p "$dir"
   rw_log "apt-get source $pkg"
-  (cd "$dir" && apt-get source "$pkg") > "$dir.log" 2>&1 || {
-    cat "$dir.log" >&2
-    rw_die "apt-get source $pkg failed"
-  }
+  if ! (cd "$dir" && apt-get source "$pkg") > "$dir.log" 2>&1; then
+    # A mirror may lag behind its index (a security update listed but not
+    # yet downloadable): fall back to the other versions apt knows, newest
+    # first.
+    local version fetched=0
+    for version in $(apt-cache showsrc "$pkg" 2>/dev/null |
+                       awk '/^Version:/ {print $2}' | sort -u -r -V); do
+      rm -rf "$dir" && mkdir -p "$dir"
+      rw_log "apt-get source $pkg=$version"
+      if (cd "$dir" && apt-get source "$pkg=$version") >> "$dir.log" 2>&1; then
+        fetched=1
+        break
+      fi
+    done
+    if [ $fetched = 0 ]; then
+      cat "$dir.log" >&2
+      rw_die "apt-get source $pkg failed"
+    fi
+  fi
   tree=$(cd "$dir" && find . -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | head -n1)
   [ -n "$tree" ] || rw_die "apt-get source $pkg unpacked nothing in $dir"
   echo "$tree" > "$dir/.tree"

@@ -7,7 +7,7 @@
 #
 #   bash scripts/realworld/run.sh [options] [program...]
 #
-# programs: zlib bzip2 lua sqlite (default: all)
+# programs: zlib bzip2 lua sqlite libpng (default: all)
 # options:
 #   --prefix P   ScopeAlloc install prefix to use (default: $SCOPEALLOC_PREFIX,
 #                else build/install, refreshed first with scripts/build.sh)
@@ -18,7 +18,8 @@
 #
 # Builds per program: plain (clang -O2, the reference), limit0
 # (scopealloc-clang -O2 -mllvm -scope-alloc-max-stack-alloca=0) and
-# limit0+asan (the same with -fsanitize=address). The checks of the limit-0
+# limit0+asan (the same with -fsanitize=address); libpng only limit0, a
+# shared library with its version script (see libpng.sh). The checks of the limit-0
 # builds run with SCOPEALLOC_STATS=1; the table reports the largest workspace
 # peak over the program's processes and their allocations. Exits non-zero
 # when any check fails. Sources come only from apt (a deb-src entry is added
@@ -28,7 +29,7 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
-all_programs="zlib bzip2 lua sqlite"
+all_programs="zlib bzip2 lua sqlite libpng"
 prefix=${SCOPEALLOC_PREFIX:-}
 work=$root/build/realworld
 jobs=$(nproc 2>/dev/null || echo 2)

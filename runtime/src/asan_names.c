@@ -15,10 +15,17 @@
  * owned those bytes; an address just past a live frame is an overflow of
  * its last variable. Only the reporting thread's frames are searched. The
  * callback is installed at the first note, unless the program set its own
- * before; a program that sets one later replaces it. */
+ * before; a program that sets one later replaces it.
+ *
+ * The ring is mapped on a thread's first note and unmapped at its exit: a
+ * 4 KiB thread-local array would put the shared runtime's TLS block beyond
+ * glibc's static TLS surplus, which its initial-exec TLS needs for dlopen. */
+#define _GNU_SOURCE 1 /* MAP_ANONYMOUS */
 #include "internal.h"
 
+#include <pthread.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #if !SCOPEALLOC_HOSTED
@@ -40,9 +47,41 @@ typedef struct sa_note {
   const scopealloc_frame_desc *desc;
 } sa_note;
 
-static __thread sa_note sa_notes[SA_NOTES];
+static __thread sa_note *sa_notes; /* SA_NOTES of them, or NULL */
 static __thread unsigned sa_next_note;
 static unsigned char sa_callback_installed;
+static pthread_once_t sa_notes_once = PTHREAD_ONCE_INIT;
+static pthread_key_t sa_notes_key;
+static unsigned char sa_notes_keyed;
+
+/* At thread exit; a later destructor that notes a frame maps a new ring. */
+static void sa_notes_free(void *ring) {
+  sa_notes = NULL;
+  munmap(ring, SA_NOTES * sizeof(sa_note));
+}
+
+static void sa_notes_key_init(void) {
+  if (pthread_key_create(&sa_notes_key, sa_notes_free) == 0)
+    sa_notes_keyed = 1;
+}
+
+/* A copy of the runtime in a shared library that is dlclose'd must not
+ * leave its destructor to threads that outlive it. */
+__attribute__((destructor)) static void sa_notes_unload(void) {
+  if (sa_notes_keyed)
+    pthread_key_delete(sa_notes_key);
+}
+
+static SA_COLD void sa_notes_map(void) {
+  pthread_once(&sa_notes_once, sa_notes_key_init);
+  void *ring = mmap(NULL, SA_NOTES * sizeof(sa_note), PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (ring == MAP_FAILED)
+    return; /* reports just name no variable */
+  sa_notes = (sa_note *)ring;
+  if (sa_notes_keyed)
+    pthread_setspecific(sa_notes_key, ring);
+}
 
 /* Just past a frame: an overflow of its last variable. */
 #define SA_NEAR_END 64
@@ -92,6 +131,8 @@ static SA_COLD void sa_name_report(const char *report) {
   if (!__asan_get_report_address)
     return;
   const char *addr = (const char *)__asan_get_report_address();
+  if (!sa_notes)
+    return;
   /* Newest first: the frame the address lies in (the last one that owned
    * those bytes) or, if that frame is live, just past (an overflow of its
    * last variable); failing both, any frame it lies just past. */
@@ -118,6 +159,11 @@ void __scopealloc_note_frame(const void *frame,
       !__atomic_exchange_n(&sa_callback_installed, 1, __ATOMIC_RELAXED) &&
       __asan_set_error_report_callback)
     __asan_set_error_report_callback(sa_name_report);
+  if (SA_UNLIKELY(!sa_notes)) {
+    sa_notes_map();
+    if (!sa_notes)
+      return;
+  }
   sa_note *n = &sa_notes[sa_next_note++ % SA_NOTES];
   n->frame = (const char *)frame;
   n->desc = desc;

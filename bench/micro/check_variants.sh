@@ -7,7 +7,14 @@
 #                         __scopealloc_tls_pool);
 #   frame_demoted_call    a small frame, __scopealloc_alloc called, the
 #                         thread's pool not touched inline;
-#   frame_malloc          malloc and free called.
+#   frame_malloc          malloc and free called;
+#   frame_shared_stack    (frame_shared_*.pic.o, compiled -fPIC for a shared
+#                         library) like frame_stack;
+#   frame_shared_inline   a small frame, __scopealloc_tls_pool reached with
+#                         initial-exec TLS (a GOT TP-offset relocation, no
+#                         __tls_get_addr);
+#   frame_shared_inline_gd  the same with general-dynamic TLS (a TLSGD
+#                         relocation and a __tls_get_addr call).
 # Usage: check_variants.sh LLVM_BIN_DIR OBJECT_DIR BUFFER_BYTES
 set -euo pipefail
 bin=$1 dir=$2 bytes=$3
@@ -57,6 +64,33 @@ for v in stack demoted_inline demoted_call malloc; do
       if refers "$obj" __scopealloc_tls_pool; then fail "frame_demoted_call uses the inline fast path"; fi ;;
     malloc)
       refers "$obj" malloc && refers "$obj" free || fail "frame_malloc does not call malloc and free" ;;
+  esac
+done
+# Relocation types against __scopealloc_tls_pool (x86-64: R_X86_64_GOTTPOFF
+# for initial-exec, R_X86_64_TLSGD for general-dynamic; AArch64:
+# R_AARCH64_TLSIE_* and R_AARCH64_TLSDESC_*).
+tls_relocs() { "$bin/llvm-objdump" -r "$1" | awk '/__scopealloc_tls_pool/ {print $2}' | sort -u | tr '\n' ' '; }
+for v in shared_stack shared_inline shared_inline_gd; do
+  obj=$dir/frame_$v.pic.o
+  [ -f "$obj" ] || { fail "$obj is missing"; continue; }
+  size=$(frame_bytes "$obj")
+  relocs=$(tls_relocs "$obj")
+  echo "frame_$v (PIC): stack frame $size bytes; undefined: $(undefined "$obj" | tr '\n' ' '); TLS relocations: ${relocs:-none}"
+  case $v in
+    shared_stack)
+      [ "$size" -ge "$stack_min" ] || fail "frame_shared_stack's frame is $size bytes, expected >= $stack_min"
+      if undefined "$obj" | grep -q '^__scopealloc'; then fail "frame_shared_stack refers to the runtime"; fi
+      continue ;;
+  esac
+  [ "$size" -le "$small" ] || fail "frame_$v's frame is $size bytes, expected the buffer demoted (<= $small)"
+  [ "$fast_path" = 1 ] || continue
+  refers "$obj" __scopealloc_tls_pool || fail "frame_$v does not use __scopealloc_tls_pool (no inline fast path)"
+  case $v in
+    shared_inline)
+      case $relocs in *TLSGD*|*TLSDESC*|*TLSLD*) fail "frame_shared_inline reaches the pool with dynamic TLS ($relocs), expected initial-exec" ;; esac
+      if refers "$obj" __tls_get_addr; then fail "frame_shared_inline calls __tls_get_addr"; fi ;;
+    shared_inline_gd)
+      case $relocs in *TLSGD*|*TLSDESC*) ;; *) fail "frame_shared_inline_gd does not use general-dynamic TLS ($relocs)" ;; esac ;;
   esac
 done
 [ "$fast_path" = 1 ] || echo "note: the plugin has no -scope-alloc-inline-fast-path option; both demoted variants call the runtime"

@@ -21,6 +21,9 @@ MICRO_VARIANTS = [
     ("demoted_inline", "demoted, inline fast path", FRAME_TARGET),
     ("demoted_call", "demoted, runtime calls", None),
     ("malloc", "malloc/free", None),
+    ("shared_stack", "PIC .so: stack buffer", None),
+    ("shared_inline", "PIC .so: demoted, initial-exec TLS", FRAME_TARGET),
+    ("shared_inline_gd", "PIC .so: demoted, general-dynamic TLS", None),
 ]
 SPEEDTEST_VARIANTS = [
     ("plain", "plain clang -O2", None),
@@ -70,7 +73,14 @@ def micro_section(raw, fast_path):
             assert b["time_unit"] == "ns", b["time_unit"]
             times[name] = b["cpu_time"]
     note = ("median over repetitions interleaved in random order, CPU "
-            "time per call")
+            "time per call; the executable and the PIC .so variants use the "
+            "shared runtime")
+    if "shared_stack" in times and "shared_inline" in times:
+        note += (f"; in the .so, demoted (initial-exec) / stack = "
+                 f"{times['shared_inline'] / times['shared_stack']:.3f}×")
+        if "shared_inline_gd" in times:
+            note += (f", demoted (general-dynamic) / stack = "
+                     f"{times['shared_inline_gd'] / times['shared_stack']:.3f}×")
     if not fast_path:
         note += ("; this plugin has no inline fast path yet, so both "
                  "demoted variants call the runtime")

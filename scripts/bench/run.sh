@@ -2,7 +2,9 @@
 # Benchmarks of issue 5, each reporting ratios against a baseline measured in
 # the same run:
 #   --micro      a call of a function with a 2 KiB buffer: stack, demoted
-#                (inline fast path), demoted (runtime calls), malloc/free
+#                (inline fast path), demoted (runtime calls), malloc/free,
+#                and stack / demoted (initial-exec TLS) / demoted
+#                (general-dynamic TLS) in PIC shared libraries
 #                (build/bench/frame_bench, Google Benchmark);
 #   --speedtest  SQLite's speedtest1 (Debian source package sqlite3) built
 #                with plain clang -O2, scopealloc-clang -O2 at the default

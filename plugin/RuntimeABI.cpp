@@ -17,11 +17,12 @@ namespace scopealloc {
 // The TLS model of the __scopealloc_tls_pool declaration the inline fast
 // path creates. Initial-exec reads the pool at a fixed offset from the
 // thread pointer, also in PIC code of shared objects (general-dynamic would
-// call __tls_get_addr in every demoted frame); it needs the runtime in
-// static TLS, which holds when libscopealloc_rt.so is loaded at start-up and
-// for dlopen while glibc's static TLS surplus has room for its 80 bytes.
-// global-dynamic is the fallback for a library dlopen'ed into a process
-// whose surplus is exhausted ("cannot allocate memory in static TLS block").
+// call __tls_get_addr in every demoted frame); it needs the runtime's
+// thread-locals in static TLS, which holds when libscopealloc_rt.so is
+// loaded at start-up and for dlopen while glibc's static TLS surplus has
+// room for them (about 200 bytes). global-dynamic is the fallback for a
+// library dlopen'ed into a process whose surplus is exhausted ("cannot
+// allocate memory in static TLS block").
 static cl::opt<GlobalValue::ThreadLocalMode> TLSModelOpt(
     "scope-alloc-tls-model",
     cl::desc("TLS model of the inline fast path's __scopealloc_tls_pool "

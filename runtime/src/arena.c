@@ -8,11 +8,8 @@ SA_PULL_IN_STATS();
 #if SCOPEALLOC_SINGLE_THREADED
 #define sa_self() ((const void *)1)
 #else
-/* A thread's identity: the address of one of its thread-locals.
- * Initial-exec, so that the shared runtime's named-pool fast paths make no
- * __tls_get_addr call (one byte of static TLS). */
-static _Thread_local char sa_thread_tag
-    __attribute__((tls_model("initial-exec")));
+/* A thread's identity: the address of one of its thread-locals. */
+static _Thread_local char sa_thread_tag;
 #define sa_self() ((const void *)&sa_thread_tag)
 #endif
 

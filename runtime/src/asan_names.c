@@ -18,8 +18,9 @@
  * before; a program that sets one later replaces it.
  *
  * The ring is mapped on a thread's first note and unmapped at its exit: a
- * 4 KiB thread-local array would put the shared runtime's TLS block beyond
- * glibc's static TLS surplus, which its initial-exec TLS needs for dlopen. */
+ * 4 KiB thread-local array would make the shared runtime's TLS block too
+ * big for glibc's static TLS surplus, where a library whose inline fast path
+ * reads the pool initial-exec needs it when it is dlopen'ed. */
 #define _GNU_SOURCE 1 /* MAP_ANONYMOUS */
 #include "internal.h"
 

@@ -261,12 +261,6 @@ extern const char sa_identity_anchor SA_HIDDEN;
       &sa_stats_anchor;                                                        \
   __attribute__((used)) static const char *const sa_pull_identity =            \
       &sa_identity_anchor
-
-/* Initial-exec: the runtime's own accesses (and those of a shared runtime
- * loaded at start-up or dlopen'ed into glibc's static TLS surplus, which
- * these 80 bytes fit) are one %fs-relative load, never __tls_get_addr. */
-extern __thread scopealloc_pool __scopealloc_tls_pool
-    __attribute__((tls_model("initial-exec")));
 #else
 #define SA_PULL_IN_STATS() typedef int sa_no_stats_pull
 #endif

@@ -29,8 +29,7 @@ static cl::opt<GlobalValue::ThreadLocalMode> TLSModelOpt(
              "declaration"),
     cl::values(clEnumValN(GlobalValue::InitialExecTLSModel, "initial-exec",
                           "one thread-pointer-relative load (default)"),
-               clEnumValN(GlobalValue::GeneralDynamicTLSModel,
-                          "global-dynamic",
+               clEnumValN(GlobalValue::GeneralDynamicTLSModel, "global-dynamic",
                           "__tls_get_addr: for libraries dlopen'ed into "
                           "processes without static TLS room")),
     cl::init(GlobalValue::InitialExecTLSModel));

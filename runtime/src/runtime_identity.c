@@ -117,7 +117,7 @@ __attribute__((constructor)) static void sa_identity_check(void) {
       sa_object_of(dlsym(RTLD_DEFAULT, "__scopealloc_mark"));
   if (!own)
     return;
-  sa_identity_global where = !global       ? SA_GLOBAL_NONE
+  sa_identity_global where = !global         ? SA_GLOBAL_NONE
                              : global == own ? SA_GLOBAL_OWN
                                              : SA_GLOBAL_OTHER;
   sa_identity_verdict verdict = sa_identity_judge(

@@ -17,9 +17,11 @@ constexpr int Main = 1, Library = 0;
 constexpr int Live = 1, Interposed = 0;
 
 TEST(RuntimeIdentity, ProgramWithTheStaticRuntimeIsFineAlone) {
-  EXPECT_EQ(sa_identity_judge(Static, Main, Live, SA_GLOBAL_OWN), SA_IDENTITY_OK);
+  EXPECT_EQ(sa_identity_judge(Static, Main, Live, SA_GLOBAL_OWN),
+            SA_IDENTITY_OK);
   // Not exported (no shared object referenced it at link time): still alone.
-  EXPECT_EQ(sa_identity_judge(Static, Main, Live, SA_GLOBAL_NONE), SA_IDENTITY_OK);
+  EXPECT_EQ(sa_identity_judge(Static, Main, Live, SA_GLOBAL_NONE),
+            SA_IDENTITY_OK);
 }
 
 TEST(RuntimeIdentity, ProgramCopyBesideAnotherGlobalRuntimeIsReported) {
@@ -28,9 +30,11 @@ TEST(RuntimeIdentity, ProgramCopyBesideAnotherGlobalRuntimeIsReported) {
 }
 
 TEST(RuntimeIdentity, SharedRuntimeIsFineGlobalOrLocal) {
-  EXPECT_EQ(sa_identity_judge(Shared, Library, Live, SA_GLOBAL_OWN), SA_IDENTITY_OK);
+  EXPECT_EQ(sa_identity_judge(Shared, Library, Live, SA_GLOBAL_OWN),
+            SA_IDENTITY_OK);
   // dlopen'ed RTLD_LOCAL with the library that needs it: the only runtime.
-  EXPECT_EQ(sa_identity_judge(Shared, Library, Live, SA_GLOBAL_NONE), SA_IDENTITY_OK);
+  EXPECT_EQ(sa_identity_judge(Shared, Library, Live, SA_GLOBAL_NONE),
+            SA_IDENTITY_OK);
   EXPECT_EQ(sa_identity_judge(Shared, Library, Live, SA_GLOBAL_OTHER),
             SA_IDENTITY_TWO_RUNTIMES);
 }
@@ -43,14 +47,17 @@ TEST(RuntimeIdentity, HiddenStaticCopyInSharedObjectIsReported) {
   EXPECT_EQ(sa_identity_judge(Static, Library, Live, SA_GLOBAL_NONE),
             SA_IDENTITY_PRIVATE_STATIC);
   // Exported and first in the global scope: it serves the whole process.
-  EXPECT_EQ(sa_identity_judge(Static, Library, Live, SA_GLOBAL_OWN), SA_IDENTITY_OK);
+  EXPECT_EQ(sa_identity_judge(Static, Library, Live, SA_GLOBAL_OWN),
+            SA_IDENTITY_OK);
 }
 
 TEST(RuntimeIdentity, InterposedCopyIsDormant) {
   for (int shared : {Static, Shared})
     for (int main : {Main, Library})
-      for (sa_identity_global g : {SA_GLOBAL_NONE, SA_GLOBAL_OWN, SA_GLOBAL_OTHER})
-        EXPECT_EQ(sa_identity_judge(shared, main, Interposed, g), SA_IDENTITY_OK)
+      for (sa_identity_global g :
+           {SA_GLOBAL_NONE, SA_GLOBAL_OWN, SA_GLOBAL_OTHER})
+        EXPECT_EQ(sa_identity_judge(shared, main, Interposed, g),
+                  SA_IDENTITY_OK)
             << "shared " << shared << " main " << main << " global " << g;
 }
 
@@ -76,13 +83,14 @@ TEST(RuntimeIdentity, LoadingAHiddenStaticCopyIsReported) {
   if (dlopen(SCOPEALLOC_DLCLOSE_LIB, RTLD_NOW | RTLD_NOLOAD))
     GTEST_SKIP() << "the library is still loaded by an earlier test";
   std::string err = loadPrivateCopy(nullptr);
-  EXPECT_EQ(err, std::string("scopealloc: two runtimes in one process: ") +
-                     SCOPEALLOC_DLCLOSE_LIB +
-                     " carries its own copy of the static runtime "
-                     "(libscopealloc_rt.a linked into a shared object), so each "
-                     "thread gets one arena per copy; link it with "
-                     "libscopealloc_rt.so (scopealloc-clang -shared does); "
-                     "SCOPEALLOC_ALLOW_PRIVATE_RUNTIME=1 silences this\n");
+  EXPECT_EQ(err,
+            std::string("scopealloc: two runtimes in one process: ") +
+                SCOPEALLOC_DLCLOSE_LIB +
+                " carries its own copy of the static runtime "
+                "(libscopealloc_rt.a linked into a shared object), so each "
+                "thread gets one arena per copy; link it with "
+                "libscopealloc_rt.so (scopealloc-clang -shared does); "
+                "SCOPEALLOC_ALLOW_PRIVATE_RUNTIME=1 silences this\n");
   EXPECT_EQ(loadPrivateCopy("1"), "");
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, configures (once) and builds ScopeAlloc with
 # Ninja in build/, then installs it into build/install (the layout of the
-# interface contract: lib/ScopeAlloc.so, lib/libscopealloc_rt.a,
+# interface contract: lib/ScopeAlloc.so, lib/libscopealloc_rt.a and the shared
+# runtime lib/libscopealloc_rt.so.<ABI>,
 # include/scopealloc/, bin/scopealloc-clang{,++}, lib/cmake/ScopeAlloc).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -105,7 +105,7 @@ if wants speedtest; then
         limit0) cc=$prefix/bin/scopealloc-clang flags=$limit0 ;;
       esac
       deps="$cc"
-      [ $v = plain ] || deps="$deps $plugin $prefix/lib/libscopealloc_rt.a"
+      [ $v = plain ] || deps="$deps $plugin $prefix/lib/libscopealloc_rt.a $prefix/lib/libscopealloc_rt.so"
       echo "$v/%.o $v/speedtest1: FLAGS := -O2 -DSQLITE_OS_KV_OPTIONAL $flags"
       echo "$v/sqlite3.o: $amalg/sqlite3.c $deps ; @mkdir -p $v && $cc \$(FLAGS) -I$amalg -c \$< -o \$@"
       echo "$v/speedtest1.o: $src/test/speedtest1.c $deps ; @mkdir -p $v && $cc \$(FLAGS) -I$amalg -c \$< -o \$@"

@@ -365,8 +365,14 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
     Type *FrameTy = StructType::get(C, {Ptr, Ptr});
     FunctionCallee SlowFn =
         function("__scopealloc_frame_slow", FrameTy, {IntPtr, IntPtr});
-    cast<Function>(SlowFn.getCallee())
-        ->setCallingConv(CallingConv::PreserveMost);
+    auto *SlowDecl = cast<Function>(SlowFn.getCallee());
+    SlowDecl->setCallingConv(CallingConv::PreserveMost);
+    // Called through the GOT, never a lazy PLT stub: glibc's lazy-binding
+    // resolver saves only the argument registers, so the first call into the
+    // shared runtime would clobber registers (r10, r11 on x86-64; x9-x15 on
+    // AArch64) that preserve_most promises to keep. Static links relax the
+    // GOT call to a direct one.
+    SlowDecl->addFnAttr(Attribute::NonLazyBind);
     CallInst *Call =
         Slow.CreateCall(SlowFn, {ConstantInt::get(IntPtr, Size),
                                  ConstantInt::get(IntPtr, Alignment.value())});

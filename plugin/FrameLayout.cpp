@@ -7,6 +7,10 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE "scope-alloc-layout"
 
 using namespace llvm;
 
@@ -65,6 +69,11 @@ FrameLayout layoutFrame(const Function &F, ArrayRef<AllocaInst *> Allocas,
           Moved = true;
         }
     }
+    LLVM_DEBUG(dbgs() << "layout of " << F.getName() << ": ";
+               AI->printAsOperand(dbgs(), false);
+               dbgs() << " (" << Size << " bytes, align "
+                      << AI->getAlign().value() << ") at offset " << Offset
+                      << "\n");
     Done.push_back({Offset, Offset + Size, &Live});
     L.Offsets.push_back(Offset);
     if (CanarySize && !is_contained(L.CanaryOffsets, Offset + Size)) {
@@ -74,6 +83,9 @@ FrameLayout layoutFrame(const Function &F, ArrayRef<AllocaInst *> Allocas,
     L.Size = std::max(L.Size, Offset + Size + CanarySize);
     L.Alignment = std::max(L.Alignment, AI->getAlign());
   }
+  LLVM_DEBUG(dbgs() << "layout of " << F.getName() << ": " << L.Size
+                    << " bytes, align " << L.Alignment.value() << ", "
+                    << L.CanaryOffsets.size() << " canaries\n");
   return L;
 }
 

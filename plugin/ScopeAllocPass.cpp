@@ -3,6 +3,7 @@
 #include "AllocaDecision.h"
 #include "AllocaDemotion.h"
 #include "Diagnostics.h"
+#include "FrameBudget.h"
 #include "Report.h"
 #include "ResumePoints.h"
 #include "RuntimeABI.h"
@@ -286,30 +287,9 @@ void FunctionPlanner::decide(AllocaDecision &D) {
   }
 }
 
-/// How much an alloca gains from the stack: memory accesses per byte (mem2reg
-/// and short stack addressing help most the small, busy buffers).
-static double stackBenefit(const AllocaInst &AI, uint64_t Size) {
-  unsigned Accesses = 0;
-  SmallVector<const Value *, 8> Work{&AI};
-  SmallPtrSet<const Value *, 8> Seen;
-  while (!Work.empty()) {
-    const Value *V = Work.pop_back_val();
-    if (!Seen.insert(V).second)
-      continue;
-    for (const User *U : V->users()) {
-      if (isa<GetElementPtrInst>(U) || isa<BitCastInst>(U))
-        Work.push_back(U);
-      else if (isa<LoadInst>(U) || isa<StoreInst>(U) || isa<CallBase>(U))
-        ++Accesses;
-    }
-  }
-  return double(Accesses) / double(std::max<uint64_t>(Size, 1));
-}
-
 // The frame budget bounds what the allocations that stay add up to. Those
-// that must stay (scope, cannot move) count first; the others stay in order
-// of benefit (accesses per byte, then smaller, then program order) while
-// they fit, and the rest move.
+// that must stay (scope, cannot move) count first; chooseWithinBudget
+// (FrameBudget.h) ranks the others.
 bool FunctionPlanner::applyFrameBudget() {
   if (!Policy.FrameBudget)
     return true;
@@ -344,16 +324,13 @@ bool FunctionPlanner::applyFrameBudget() {
       }
     }
   }
-  llvm::stable_sort(Optional, [](AllocaDecision *A, AllocaDecision *B) {
-    double BA = stackBenefit(*A->Alloca, *A->Size);
-    double BB = stackBenefit(*B->Alloca, *B->Size);
-    if (BA != BB)
-      return BA > BB;
-    return *A->Size < *B->Size;
-  });
-  for (AllocaDecision *D : Optional) {
-    if (Used + *D->Size <= Budget) {
-      Used += *D->Size;
+  SmallVector<BudgetCandidate, 8> Candidates;
+  for (AllocaDecision *D : Optional)
+    Candidates.push_back({D->Alloca, *D->Size});
+  for (const BudgetChoice &C : chooseWithinBudget(Candidates, Used, Budget)) {
+    AllocaDecision *D = Optional[C.Index];
+    Used = C.Used;
+    if (C.Stays) {
       D->Reason += "; fits the " + BudgetText;
       continue;
     }

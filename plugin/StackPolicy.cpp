@@ -8,8 +8,11 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
+
+#define DEBUG_TYPE "scope-alloc-policy"
 
 using namespace llvm;
 
@@ -498,6 +501,13 @@ std::optional<StackPolicy> policyForFunction(const Function &F,
     Attrs.Fields.MaxStackAlloca.reset();
   }
   apply(P, Attrs.Fields, "function attributes");
+  LLVM_DEBUG(dbgs() << "policy of " << F.getName() << ": max-stack-alloca "
+                    << P.MaxStackAlloca << " (" << P.Source
+                    << "), frame-budget "
+                    << (P.FrameBudget ? std::to_string(*P.FrameBudget) : "none")
+                    << " (" << P.FrameBudgetSource << "), dynamic "
+                    << spell(P.Dynamic) << " (" << P.DynamicSource
+                    << "), pool '" << P.Pool << "' (" << P.PoolSource << ")\n");
   return P;
 }
 

@@ -1,0 +1,50 @@
+//===- FrameBudget.h - Which allocas the frame budget keeps -----*- C++ -*-===//
+//
+// The frame budget bounds what the allocations that stay on the stack add up
+// to. Those that must stay count first (the pass adds them up); the others
+// stay in order of benefit (memory accesses per byte, then smaller, then
+// program order) while they fit, and the rest move to a pool.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCOPEALLOC_FRAMEBUDGET_H
+#define SCOPEALLOC_FRAMEBUDGET_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include <cstdint>
+
+namespace llvm {
+class AllocaInst;
+} // namespace llvm
+
+namespace scopealloc {
+
+/// How much \p AI of \p Size bytes gains from the stack: memory accesses per
+/// byte (mem2reg and short stack addressing help most the small, busy
+/// buffers).
+double stackBenefit(const llvm::AllocaInst &AI, uint64_t Size);
+
+/// An alloca that may stay on the stack if the budget allows.
+struct BudgetCandidate {
+  const llvm::AllocaInst *Alloca;
+  uint64_t Size;
+};
+
+/// The verdict on one candidate, in rank order.
+struct BudgetChoice {
+  /// Index into the candidates.
+  unsigned Index;
+  bool Stays;
+  /// Bytes kept on the stack once this candidate was decided.
+  uint64_t Used;
+};
+
+/// Ranks \p Candidates by benefit and keeps each that still fits \p Budget
+/// on top of the \p Used bytes that must stay anyway.
+llvm::SmallVector<BudgetChoice, 8>
+chooseWithinBudget(llvm::ArrayRef<BudgetCandidate> Candidates, uint64_t Used,
+                   uint64_t Budget);
+
+} // namespace scopealloc
+
+#endif

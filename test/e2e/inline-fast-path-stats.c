@@ -10,8 +10,12 @@
 // RUN: llvm-objdump -d --no-show-raw-insn %t.inline | FileCheck %s --check-prefix=ASM
 // ASM-LABEL: <frame>:
 // ASM:         %fs:
-// ASM:         call{{.*}}<__scopealloc_frame_slow
+// ASM:         call{{q?}} *{{.*}}(%rip)
 // ASM-LABEL: <main>:
+// The cold call goes through the GOT slot of the shared runtime's slow path
+// (nonlazybind: no lazy PLT stub, whose resolver would clobber registers):
+// RUN: llvm-objdump -R %t.inline | FileCheck %s --check-prefix=GOT
+// GOT: R_X86_64_GLOB_DAT __scopealloc_frame_slow
 // (sorted output)
 // CHECK: late thread: result [[SUM:[0-9]+]] allocs 1000 peak 2048 current 0
 // CHECK-NEXT: main: result [[SUM]] allocs 1000 peak 2048 current 0

@@ -2,6 +2,8 @@
 #include "RuntimeABI.h"
 #include "Diagnostics.h"
 
+#include "scopealloc/abi_constants.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/MDBuilder.h"
@@ -9,6 +11,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
 
@@ -35,10 +38,12 @@ static cl::opt<GlobalValue::ThreadLocalMode> TLSModelOpt(
     cl::init(GlobalValue::InitialExecTLSModel));
 
 static constexpr const char *PoolTypeName = "scopealloc.pool";
-static constexpr const char *TLSPoolName = "__scopealloc_tls_pool";
+static constexpr const char *TLSPoolName = SCOPEALLOC_SYM_TLS_POOL;
+/// The private constant that keeps the ABI version reference alive.
+static constexpr const char *ABICheckName = "scopealloc.abi.check";
 
 std::string RuntimeABI::poolSymbol(StringRef Pool) {
-  return ("__scopealloc_pool_" + Pool).str();
+  return (SCOPEALLOC_POOL_SYMBOL_PREFIX + Pool).str();
 }
 
 IntegerType *RuntimeABI::sizeType() const {
@@ -52,11 +57,11 @@ static StringRef calleeName(const CallInst &CI) {
 
 bool RuntimeABI::changesDefaultPool(const CallInst &CI) const {
   StringRef Name = calleeName(CI);
-  return Name == "__scopealloc_alloc" || Name == "__scopealloc_release";
+  return Name == SCOPEALLOC_SYM_ALLOC || Name == SCOPEALLOC_SYM_RELEASE;
 }
 
 bool RuntimeABI::isRelease(const CallInst &CI) const {
-  return calleeName(CI) == "__scopealloc_release";
+  return calleeName(CI) == SCOPEALLOC_SYM_RELEASE;
 }
 
 FunctionCallee RuntimeABI::function(StringRef Name, Type *Ret,
@@ -64,6 +69,7 @@ FunctionCallee RuntimeABI::function(StringRef Name, Type *Ret,
   FunctionType *Ty = FunctionType::get(Ret, Params, false);
   assert((!runtimeFunctionType(Name) || runtimeFunctionType(Name) == Ty) &&
          "runtime function used with another type than checkModule's");
+  referenceABIVersion();
   FunctionCallee Callee = M.getOrInsertFunction(Name, Ty);
   // The runtime never unwinds: exhaustion aborts or longjmps out.
   if (auto *Fn = dyn_cast<Function>(Callee.getCallee()))
@@ -71,16 +77,43 @@ FunctionCallee RuntimeABI::function(StringRef Name, Type *Ret,
   return Callee;
 }
 
-/// struct scopealloc_pool of <scopealloc/scopealloc.h> (ABI version 2); the
-/// field numbers below are the ones the inline fast path touches.
-enum PoolField : unsigned { Cur = 0, High = 2, Allocs = 6 };
+void RuntimeABI::referenceABIVersion() {
+  if (M.getNamedGlobal(ABICheckName))
+    return;
+  // A strong reference to the runtime's __scopealloc_abi_v<N>, kept through
+  // llvm.used (and the linker's section GC) by a private pointer to it, as
+  // ASan's __asan_version_mismatch_check_v<N>: a runtime of another ABI
+  // version fails the link with the versioned name undefined.
+  LLVMContext &C = M.getContext();
+  Constant *Version = M.getOrInsertGlobal(SCOPEALLOC_ABI_VERSION_SYMBOL_NAME,
+                                          Type::getInt8Ty(C));
+  if (auto *GV = dyn_cast<GlobalVariable>(Version))
+    GV->setConstant(true);
+  auto *Check = new GlobalVariable(
+      M, PointerType::getUnqual(C),
+      /*isConstant=*/true, GlobalValue::PrivateLinkage, Version, ABICheckName);
+  appendToUsed(M, {Check});
+}
+
+/// struct scopealloc_pool of <scopealloc/scopealloc.h>; the field numbers
+/// the inline fast path touches (scopealloc.h asserts them).
+enum PoolField : unsigned {
+  Cur = SCOPEALLOC_POOL_FIELD_CUR,
+  High = SCOPEALLOC_POOL_FIELD_HIGH,
+  Allocs = SCOPEALLOC_POOL_FIELD_ALLOCS
+};
 
 SmallVector<Type *, 10> RuntimeABI::poolFields() const {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C);
   Type *U64 = Type::getInt64Ty(C);
   // cur, limit, high, base, reserve_end, name, allocs, failures, owner, next
-  return {Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, U64, U64, Ptr, Ptr};
+  SmallVector<Type *, 10> Fields = {Ptr, Ptr, Ptr, Ptr, Ptr,
+                                    Ptr, U64, U64, Ptr, Ptr};
+  assert(Fields.size() == SCOPEALLOC_POOL_FIELD_COUNT &&
+         Fields[PoolField::Cur] == Ptr && Fields[PoolField::High] == Ptr &&
+         Fields[PoolField::Allocs] == U64 && "pool fields out of date");
+  return Fields;
 }
 
 StructType *RuntimeABI::poolType() {
@@ -114,14 +147,14 @@ FunctionType *RuntimeABI::runtimeFunctionType(StringRef Name) const {
     return FunctionType::get(Ret, Params, /*isVarArg=*/false);
   };
   return StringSwitch<FunctionType *>(Name)
-      .Case("__scopealloc_mark", Fn(Ptr, {}))
-      .Case("__scopealloc_alloc", Fn(Ptr, {Size, Size}))
-      .Case("__scopealloc_release", Fn(Void, {Ptr}))
-      .Case("__scopealloc_frame_slow",
+      .Case(SCOPEALLOC_SYM_MARK, Fn(Ptr, {}))
+      .Case(SCOPEALLOC_SYM_ALLOC, Fn(Ptr, {Size, Size}))
+      .Case(SCOPEALLOC_SYM_RELEASE, Fn(Void, {Ptr}))
+      .Case(SCOPEALLOC_SYM_FRAME_SLOW,
             Fn(StructType::get(C, {Ptr, Ptr}), {Size, Size}))
-      .Case("__scopealloc_pool_mark", Fn(Ptr, {Ptr}))
-      .Case("__scopealloc_pool_alloc", Fn(Ptr, {Ptr, Size, Size}))
-      .Case("__scopealloc_pool_release", Fn(Void, {Ptr, Ptr}))
+      .Case(SCOPEALLOC_SYM_POOL_MARK, Fn(Ptr, {Ptr}))
+      .Case(SCOPEALLOC_SYM_POOL_ALLOC, Fn(Ptr, {Ptr, Size, Size}))
+      .Case(SCOPEALLOC_SYM_POOL_RELEASE, Fn(Void, {Ptr, Ptr}))
       .Default(nullptr);
 }
 
@@ -183,8 +216,9 @@ bool RuntimeABI::checkModule() {
       OS << LS << *T;
     OS << " }";
   }
-  std::string PoolDesc =
-      "struct scopealloc_pool '" + PoolBody + "' (runtime ABI version 2)";
+  std::string PoolDesc = "struct scopealloc_pool '" + PoolBody +
+                         "' (runtime ABI version " +
+                         std::to_string(SCOPEALLOC_ABI_VERSION) + ")";
   auto Conflict = [&](const Twine &What, const Twine &Why,
                       const Twine &Expected) {
     reportModuleError(M, What + " conflicts with the ScopeAlloc runtime: " +
@@ -222,7 +256,7 @@ bool RuntimeABI::checkModule() {
 
   for (GlobalValue &GV : M.global_values()) {
     StringRef Name = GV.getName();
-    if (!Name.starts_with("__scopealloc_"))
+    if (!Name.starts_with(SCOPEALLOC_SYMBOL_PREFIX))
       continue;
     std::string IRName = "@" + Name.str();
     if (FunctionType *Want = runtimeFunctionType(Name)) {
@@ -241,7 +275,7 @@ bool RuntimeABI::checkModule() {
     }
     // A named pool: the application's SCOPEALLOC_DEFINE_POOL, which this
     // module may define or declare.
-    if (!Name.starts_with("__scopealloc_pool_"))
+    if (!Name.starts_with(SCOPEALLOC_POOL_SYMBOL_PREFIX))
       continue;
     std::string Expected = "a global (not thread_local) holding " + PoolDesc +
                            ", as SCOPEALLOC_DEFINE_POOL defines it";
@@ -284,6 +318,7 @@ bool RuntimeABI::canInlineDefaultPool(const Function &F) {
 RuntimeABI::InlineFrame
 RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   LLVMContext &C = M.getContext();
+  referenceABIVersion();
   StructType *PoolTy = poolType();
   GlobalVariable *TLS = M.getGlobalVariable(TLSPoolName, /*AllowLocal=*/true);
   if (!TLS) {
@@ -298,7 +333,7 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   Align U64Align = DL.getABITypeAlign(Type::getInt64Ty(C));
   // Every allocation starts at least 8-aligned, as the runtime's do; a frame
   // is never empty, so an arena-less thread (cur == limit == NULL) goes cold.
-  Alignment = std::max(Alignment, Align(8));
+  Alignment = std::max(Alignment, Align(SCOPEALLOC_MIN_ALIGN));
   Size = std::max<uint64_t>(Size, 1);
 
   // Plain-width atomics (monotonic: an ordinary mov) because other threads
@@ -364,7 +399,7 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
     // values in caller-saved registers instead of spilling them around it.
     Type *FrameTy = StructType::get(C, {Ptr, Ptr});
     FunctionCallee SlowFn =
-        function("__scopealloc_frame_slow", FrameTy, {IntPtr, IntPtr});
+        function(SCOPEALLOC_SYM_FRAME_SLOW, FrameTy, {IntPtr, IntPtr});
     auto *SlowDecl = cast<Function>(SlowFn.getCallee());
     SlowDecl->setCallingConv(CallingConv::PreserveMost);
     // Called through the GOT, never a lazy PLT stub: glibc's lazy-binding
@@ -405,8 +440,8 @@ void RuntimeABI::inlineRelease(IRBuilder<> &B, const InlineFrame &Frame) {
 Value *RuntimeABI::mark(IRBuilder<> &B, StringRef Pool) {
   Type *Ptr = B.getPtrTy();
   if (Pool.empty())
-    return B.CreateCall(function("__scopealloc_mark", Ptr, {}));
-  return B.CreateCall(function("__scopealloc_pool_mark", Ptr, {Ptr}),
+    return B.CreateCall(function(SCOPEALLOC_SYM_MARK, Ptr, {}));
+  return B.CreateCall(function(SCOPEALLOC_SYM_POOL_MARK, Ptr, {Ptr}),
                       {poolGlobal(Pool)});
 }
 
@@ -417,11 +452,11 @@ Value *RuntimeABI::alloc(IRBuilder<> &B, StringRef Pool, Value *Bytes,
   Value *AlignArg = ConstantInt::get(Size, Alignment.value());
   CallInst *CI;
   if (Pool.empty())
-    CI = B.CreateCall(function("__scopealloc_alloc", Ptr, {Size, Size}),
+    CI = B.CreateCall(function(SCOPEALLOC_SYM_ALLOC, Ptr, {Size, Size}),
                       {Bytes, AlignArg});
   else
     CI = B.CreateCall(
-        function("__scopealloc_pool_alloc", Ptr, {Ptr, Size, Size}),
+        function(SCOPEALLOC_SYM_POOL_ALLOC, Ptr, {Ptr, Size, Size}),
         {poolGlobal(Pool), Bytes, AlignArg});
   // Codegen may rely on the alignment the alloca had.
   CI->addRetAttr(Attribute::getWithAlignment(B.getContext(), Alignment));
@@ -432,11 +467,11 @@ Value *RuntimeABI::alloc(IRBuilder<> &B, StringRef Pool, Value *Bytes,
 void RuntimeABI::release(IRBuilder<> &B, StringRef Pool, Value *Mark) {
   Type *Ptr = B.getPtrTy();
   if (Pool.empty())
-    B.CreateCall(function("__scopealloc_release", B.getVoidTy(), {Ptr}),
+    B.CreateCall(function(SCOPEALLOC_SYM_RELEASE, B.getVoidTy(), {Ptr}),
                  {Mark});
   else
     B.CreateCall(
-        function("__scopealloc_pool_release", B.getVoidTy(), {Ptr, Ptr}),
+        function(SCOPEALLOC_SYM_POOL_RELEASE, B.getVoidTy(), {Ptr, Ptr}),
         {poolGlobal(Pool), Mark});
 }
 

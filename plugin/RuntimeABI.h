@@ -57,6 +57,10 @@ public:
   bool changesDefaultPool(const llvm::CallInst &CI) const;
   bool isRelease(const llvm::CallInst &CI) const;
 
+  /// References the runtime's __scopealloc_abi_v<N> once per module (every
+  /// emitted runtime use calls it), so a mismatched runtime fails to link.
+  void referenceABIVersion();
+
   /// The symbol of named pool \p Pool.
   static std::string poolSymbol(llvm::StringRef Pool);
   /// Whether the symbol of pool \p Pool would be a runtime function's

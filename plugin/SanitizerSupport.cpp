@@ -1,6 +1,8 @@
 //===- SanitizerSupport.cpp - Demoted frames seen by sanitizers -----------===//
 #include "SanitizerSupport.h"
 
+#include "scopealloc/abi_constants.h"
+
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
@@ -85,7 +87,7 @@ void noteFrameForASan(IRBuilder<> &B, Function &F, Value *Frame,
     GV->setSanitizerMetadata(MD);
   }
   FunctionCallee Note =
-      M.getOrInsertFunction("__scopealloc_note_frame", B.getVoidTy(), Ptr, Ptr);
+      M.getOrInsertFunction(SCOPEALLOC_SYM_NOTE_FRAME, B.getVoidTy(), Ptr, Ptr);
   if (auto *Decl = dyn_cast<Function>(Note.getCallee()))
     Decl->setDoesNotThrow();
   B.CreateCall(Note, {Frame, Desc});

@@ -18,6 +18,8 @@
 #include "Scope.h"
 #include "StackPolicy.h"
 
+#include "scopealloc/abi_constants.h"
+
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -43,9 +45,9 @@ namespace {
 
 constexpr const char *TVMAlloc = "TVMBackendAllocWorkspace";
 constexpr const char *TVMFree = "TVMBackendFreeWorkspace";
-constexpr const char *ABIMark = "__scopealloc_mark";
-constexpr const char *ABIAlloc = "__scopealloc_alloc";
-constexpr const char *ABIRelease = "__scopealloc_release";
+constexpr const char *ABIMark = SCOPEALLOC_SYM_MARK;
+constexpr const char *ABIAlloc = SCOPEALLOC_SYM_ALLOC;
+constexpr const char *ABIRelease = SCOPEALLOC_SYM_RELEASE;
 
 /// TVM's CPU workspace (and kAllocAlignment) guarantees 64-byte alignment,
 /// which the generated code may rely on; the alloca keeps it.

@@ -5,6 +5,10 @@
 
 SA_PULL_IN_STATS();
 
+/* The ABI version stamp every module the pass rewrites references (in all
+ * runtimes: arena.c is in each; the shared one exports it). */
+const char SCOPEALLOC_ABI_VERSION_SYMBOL = SCOPEALLOC_ABI_VERSION;
+
 #if SCOPEALLOC_SINGLE_THREADED
 #define sa_self() ((const void *)1)
 #else

@@ -64,7 +64,7 @@
 /* Every allocation starts at least this aligned: it is ASan's shadow granule,
  * so two allocations never share the head of a granule and poisoning one
  * cannot hide or expose the other. */
-#define SA_MIN_ALIGN 8
+#define SA_MIN_ALIGN SCOPEALLOC_MIN_ALIGN
 
 /* The runtime is not built with ASan; these resolve only when the program is. */
 void __asan_poison_memory_region(void const volatile *addr, size_t size)

@@ -33,6 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "abi_constants.h"
+
 #ifdef __cplusplus
 #define SCOPEALLOC_EXTERN_C extern "C"
 extern "C" {
@@ -40,7 +42,7 @@ extern "C" {
 #define SCOPEALLOC_EXTERN_C
 #endif
 
-#define SCOPEALLOC_ABI_VERSION 2
+/* SCOPEALLOC_ABI_VERSION: see abi_constants.h. */
 
 /* One LIFO arena. `cur`, `high` and `allocs` are ABI: the compiler's
  * inline fast path bumps `cur` while it stays under `high` and counts the
@@ -57,6 +59,35 @@ typedef struct scopealloc_pool {
   const void *owner; /* thread using a non-empty named pool (0 = none) */
   struct scopealloc_pool *next_thread_pool; /* runtime-private list */
 } scopealloc_pool;
+
+/* The compiler addresses the pool by the field indices of abi_constants.h,
+ * over an LLVM struct of 6 pointers, 2 x i64 and 2 pointers: the same
+ * offsets on LP64 and ILP32. */
+#ifdef __cplusplus
+#define SCOPEALLOC_STATIC_ASSERT(C, M) static_assert(C, M)
+#else
+#define SCOPEALLOC_STATIC_ASSERT(C, M) _Static_assert(C, M)
+#endif
+SCOPEALLOC_STATIC_ASSERT(offsetof(scopealloc_pool, cur) ==
+                             SCOPEALLOC_POOL_FIELD_CUR * sizeof(void *),
+                         "scopealloc_pool.cur");
+SCOPEALLOC_STATIC_ASSERT(offsetof(scopealloc_pool, high) ==
+                             SCOPEALLOC_POOL_FIELD_HIGH * sizeof(void *),
+                         "scopealloc_pool.high");
+SCOPEALLOC_STATIC_ASSERT(offsetof(scopealloc_pool, allocs) ==
+                             SCOPEALLOC_POOL_FIELD_ALLOCS * sizeof(void *),
+                         "scopealloc_pool.allocs");
+SCOPEALLOC_STATIC_ASSERT(offsetof(scopealloc_pool, owner) ==
+                             6 * sizeof(void *) + 2 * sizeof(uint64_t),
+                         "scopealloc_pool.owner");
+SCOPEALLOC_STATIC_ASSERT(sizeof(scopealloc_pool) ==
+                             (SCOPEALLOC_POOL_FIELD_COUNT - 2) *
+                                     sizeof(void *) +
+                                 2 * sizeof(uint64_t),
+                         "scopealloc_pool size");
+
+/* Defined by the runtime; referenced by every module the pass rewrites. */
+extern const char SCOPEALLOC_ABI_VERSION_SYMBOL;
 
 /* ---- ABI emitted by the pass (do not call by hand unless you mean it) ---- */
 

@@ -1,0 +1,52 @@
+/* The runtime ABI in one place: the constants that the C runtime
+ * (<scopealloc/scopealloc.h>) and the compiler plugin (plugin/RuntimeABI.cpp,
+ * WorkspacePromotion.cpp) must agree on. Plain #defines, so that C and C++
+ * include it alike; scopealloc.h ties the field indices to the struct with
+ * static assertions. */
+#ifndef SCOPEALLOC_ABI_CONSTANTS_H
+#define SCOPEALLOC_ABI_CONSTANTS_H
+
+/* Bumped whenever struct scopealloc_pool or an entry point changes; it is
+ * the shared runtime's SOVERSION (runtime/CMakeLists.txt reads it here). */
+#define SCOPEALLOC_ABI_VERSION 2
+
+#define SCOPEALLOC_ABI_CAT_(A, B) A##B
+#define SCOPEALLOC_ABI_CAT(A, B) SCOPEALLOC_ABI_CAT_(A, B)
+#define SCOPEALLOC_ABI_STR_(X) #X
+#define SCOPEALLOC_ABI_STR(X) SCOPEALLOC_ABI_STR_(X)
+
+/* Defined by every runtime (a const char); every module the pass rewrites
+ * references it, so linking against a runtime of another ABI version fails
+ * with "undefined symbol: __scopealloc_abi_v<N>". */
+#define SCOPEALLOC_ABI_VERSION_SYMBOL                                          \
+  SCOPEALLOC_ABI_CAT(__scopealloc_abi_v, SCOPEALLOC_ABI_VERSION)
+#define SCOPEALLOC_ABI_VERSION_SYMBOL_NAME                                     \
+  SCOPEALLOC_ABI_STR(SCOPEALLOC_ABI_VERSION_SYMBOL)
+
+/* Every allocation starts at least this aligned (the inline fast path
+ * rounds up to it, as the runtime does). */
+#define SCOPEALLOC_MIN_ALIGN 8
+
+/* Symbol names the pass emits. */
+#define SCOPEALLOC_SYMBOL_PREFIX "__scopealloc_"
+#define SCOPEALLOC_SYM_MARK "__scopealloc_mark"
+#define SCOPEALLOC_SYM_ALLOC "__scopealloc_alloc"
+#define SCOPEALLOC_SYM_RELEASE "__scopealloc_release"
+#define SCOPEALLOC_SYM_FRAME_SLOW "__scopealloc_frame_slow"
+#define SCOPEALLOC_SYM_POOL_MARK "__scopealloc_pool_mark"
+#define SCOPEALLOC_SYM_POOL_ALLOC "__scopealloc_pool_alloc"
+#define SCOPEALLOC_SYM_POOL_RELEASE "__scopealloc_pool_release"
+#define SCOPEALLOC_SYM_NOTE_FRAME "__scopealloc_note_frame"
+#define SCOPEALLOC_SYM_TLS_POOL "__scopealloc_tls_pool"
+/* A named pool <name> is the global __scopealloc_pool_<name>. */
+#define SCOPEALLOC_POOL_SYMBOL_PREFIX "__scopealloc_pool_"
+
+/* struct scopealloc_pool: its field count and the indices of the fields the
+ * inline fast path touches. Fields 0-5 are pointers, 6-7 uint64_t, 8-9
+ * pointers (scopealloc.h checks the offsets). */
+#define SCOPEALLOC_POOL_FIELD_COUNT 10
+#define SCOPEALLOC_POOL_FIELD_CUR 0
+#define SCOPEALLOC_POOL_FIELD_HIGH 2
+#define SCOPEALLOC_POOL_FIELD_ALLOCS 6
+
+#endif /* SCOPEALLOC_ABI_CONSTANTS_H */

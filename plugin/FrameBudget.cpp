@@ -13,9 +13,9 @@ using namespace llvm;
 
 namespace scopealloc {
 
-double stackBenefit(const AllocaInst &AI, uint64_t Size) {
+double stackBenefit(const Value &Ptr, uint64_t Size) {
   unsigned Accesses = 0;
-  SmallVector<const Value *, 8> Work{&AI};
+  SmallVector<const Value *, 8> Work{&Ptr};
   SmallPtrSet<const Value *, 8> Seen;
   while (!Work.empty()) {
     const Value *V = Work.pop_back_val();
@@ -37,7 +37,7 @@ chooseWithinBudget(ArrayRef<BudgetCandidate> Candidates, uint64_t Used,
   SmallVector<double, 8> Benefit;
   SmallVector<unsigned, 8> Order;
   for (auto [I, C] : enumerate(Candidates)) {
-    Benefit.push_back(stackBenefit(*C.Alloca, C.Size));
+    Benefit.push_back(stackBenefit(*C.Ptr, C.Size));
     Order.push_back(I);
   }
   llvm::stable_sort(Order, [&](unsigned A, unsigned B) {
@@ -54,7 +54,7 @@ chooseWithinBudget(ArrayRef<BudgetCandidate> Candidates, uint64_t Used,
     if (Stays)
       Used += C.Size;
     LLVM_DEBUG(dbgs() << "  " << (Stays ? "keeps " : "moves ");
-               C.Alloca->printAsOperand(dbgs(), false);
+               C.Ptr->printAsOperand(dbgs(), false);
                dbgs() << " (" << C.Size << " bytes, benefit " << Benefit[I]
                       << "), " << Used << " bytes kept\n");
     Choices.push_back({I, Stays, Used});

@@ -14,19 +14,20 @@
 #include <cstdint>
 
 namespace llvm {
-class AllocaInst;
+class Value;
 } // namespace llvm
 
 namespace scopealloc {
 
-/// How much \p AI of \p Size bytes gains from the stack: memory accesses per
-/// byte (mem2reg and short stack addressing help most the small, busy
-/// buffers).
-double stackBenefit(const llvm::AllocaInst &AI, uint64_t Size);
+/// How much the buffer \p Ptr of \p Size bytes gains from the stack: memory
+/// accesses per byte (mem2reg and short stack addressing help most the
+/// small, busy buffers). \p Ptr is an alloca, or the result of a workspace
+/// call that promotion could make one.
+double stackBenefit(const llvm::Value &Ptr, uint64_t Size);
 
-/// An alloca that may stay on the stack if the budget allows.
+/// A buffer that may stay on (or come to) the stack if the budget allows.
 struct BudgetCandidate {
-  const llvm::AllocaInst *Alloca;
+  const llvm::Value *Ptr;
   uint64_t Size;
 };
 

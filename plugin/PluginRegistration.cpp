@@ -10,6 +10,9 @@
 // at the end of the optimisation pipeline at every level, so that only
 // buffers that really live in memory are considered.
 //
+// scope-alloc and scope-alloc-promote take the policy settings as pipeline
+// parameters, scope-alloc<limit=0;frame-budget=4096> (PolicyOptions.h).
+//
 //===----------------------------------------------------------------------===//
 #include "ScopeAllocPass.h"
 #include "SourceScopes.h"
@@ -17,9 +20,30 @@
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
+#include "llvm/Support/WithColor.h"
 
 using namespace llvm;
 using namespace scopealloc;
+
+/// The policy parameters of \p Name when it names \p PassName, with or
+/// without parameters. A bad parameter is reported here and the name is not
+/// taken: the pipeline parser then fails naming the pass. (The parser calls
+/// the callbacks once more with a throw-away pass manager only to learn the
+/// first pass's kind, and stops after a refusal: one message either way.)
+static std::optional<PolicyOptions> policyParameters(StringRef Name,
+                                                     StringRef PassName) {
+  if (!PassBuilder::checkParametrizedPassName(Name, PassName))
+    return std::nullopt;
+  Expected<PolicyOptions> Params = PassBuilder::parsePassParameters(
+      [&](StringRef Text) { return parsePolicyParameters(Text, PassName); },
+      Name, PassName);
+  if (!Params) {
+    WithColor::error() << "scope-alloc: " << toString(Params.takeError())
+                       << "\n";
+    return std::nullopt;
+  }
+  return std::move(*Params);
+}
 
 static void registerScopeAlloc(PassBuilder &PB) {
   // Lets -print-pipeline-passes print a pipeline that parses back.
@@ -35,20 +59,25 @@ static void registerScopeAlloc(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name == "scope-alloc-source-scopes")
+        if (Name == "scope-alloc-source-scopes") {
           MPM.addPass(SourceScopesPass());
-        else if (Name == "scope-alloc")
-          MPM.addPass(ScopeAllocPass());
-        else
+          return true;
+        }
+        std::optional<PolicyOptions> Params =
+            policyParameters(Name, "scope-alloc");
+        if (!Params)
           return false;
+        MPM.addPass(ScopeAllocPass(std::move(*Params)));
         return true;
       });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, FunctionPassManager &FPM,
          ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name != "scope-alloc-promote")
+        std::optional<PolicyOptions> Params =
+            policyParameters(Name, "scope-alloc-promote");
+        if (!Params)
           return false;
-        FPM.addPass(PromoteWorkspacePass());
+        FPM.addPass(PromoteWorkspacePass(std::move(*Params)));
         return true;
       });
 

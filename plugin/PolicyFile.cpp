@@ -19,14 +19,19 @@ using namespace llvm;
 
 namespace scopealloc {
 
-std::optional<DynamicRule> parseDynamicRule(StringRef S) {
-  if (S == "keep")
-    return DynamicRule::Keep;
-  if (S == "demote")
-    return DynamicRule::Demote;
-  if (S == "reject")
-    return DynamicRule::Reject;
-  return std::nullopt;
+Expected<DynamicRule> parseDynamicRule(StringRef Text, char Quote) {
+  static constexpr DynamicRule Rules[] = {
+      DynamicRule::Keep, DynamicRule::Demote, DynamicRule::Reject};
+  SmallVector<StringRef, 3> Names;
+  for (DynamicRule R : Rules) {
+    if (Text == spell(R))
+      return R;
+    Names.push_back(spell(R));
+  }
+  return createStringError(inconvertibleErrorCode(),
+                           "must be keep, demote or reject, found " +
+                               Twine(Quote) + Text + Twine(Quote) +
+                               didYouMean(Text, Names));
 }
 
 StringRef spell(DynamicRule R) {
@@ -148,8 +153,8 @@ void PolicyReader::readPools(yaml::Node *N) {
     return error(N, "'pools' must be a list of pool names");
   for (yaml::Node &Item : *Seq)
     if (std::optional<std::string> Name = scalar(&Item, "pools")) {
-      if (!parseScopeSpelling("global." + *Name))
-        error(&Item, "pool name '" + *Name + "' is not a C identifier");
+      if (std::optional<std::string> Why = poolNameProblem(*Name))
+        error(&Item, "pool name '" + *Name + "' " + *Why);
       else
         Out.Pools.push_back(*Name);
     }
@@ -172,10 +177,10 @@ void PolicyReader::readTarget(StringRef Name, yaml::Node *N) {
       T.Fields.FrameBudget = bytes(V, *Key);
     } else if (*Key == "dynamic") {
       if (std::optional<std::string> Text = scalar(V, *Key)) {
-        T.Fields.Dynamic = parseDynamicRule(*Text);
-        if (!T.Fields.Dynamic)
-          error(V, "'dynamic' must be keep, demote or reject, found '" + *Text +
-                       "'" + didYouMean(*Text, {"keep", "demote", "reject"}));
+        if (Expected<DynamicRule> R = parseDynamicRule(*Text, '\''))
+          T.Fields.Dynamic = *R;
+        else
+          error(V, "'dynamic' " + toString(R.takeError()));
       }
     } else if (*Key == "stack-scope-over-budget") {
       if (std::optional<std::string> Text = scalar(V, *Key)) {

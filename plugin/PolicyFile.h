@@ -34,7 +34,12 @@ namespace scopealloc {
 enum class DynamicRule { Keep, Demote, Reject };
 enum class ConflictRule { Error, Warn };
 
-std::optional<DynamicRule> parseDynamicRule(llvm::StringRef S);
+/// Parses keep|demote|reject, wherever the rule is written. The error says
+/// "must be keep, demote or reject, found <Text>" (quoted with \p Quote, as
+/// the setting's source quotes: policy files with ') and hints at a likely
+/// typo; the caller names the setting.
+llvm::Expected<DynamicRule> parseDynamicRule(llvm::StringRef Text,
+                                             char Quote = '"');
 llvm::StringRef spell(DynamicRule R);
 std::optional<ConflictRule> parseConflictRule(llvm::StringRef S);
 

@@ -14,11 +14,25 @@ static Error malformed(const Twine &Why) {
   return createStringError(inconvertibleErrorCode(), Why);
 }
 
-// Pool names become parts of C symbols (__scopealloc_pool_<name>).
-static bool isValidPoolName(StringRef Name) {
-  if (Name.empty() || isDigit(Name.front()))
-    return false;
-  return all_of(Name, [](char C) { return isAlnum(C) || C == '_'; });
+// Pool names become parts of C symbols (__scopealloc_pool_<name>). "stack"
+// would be one, but scope 'global.stack' means the machine stack, so no
+// scope could name that pool.
+std::optional<std::string> poolNameProblem(StringRef Name) {
+  if (Name.empty() || isDigit(Name.front()) ||
+      !all_of(Name, [](char C) { return isAlnum(C) || C == '_'; }))
+    return std::string("is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)");
+  if (Name == "stack")
+    return std::string("is reserved: scope 'global.stack' means the machine "
+                       "stack, not a pool");
+  return std::nullopt;
+}
+
+Expected<std::string> parsePoolSetting(StringRef Text) {
+  if (isValidPoolName(Text))
+    return Text.str();
+  return malformed("must be 'workspace' or a pool name (a C identifier), "
+                   "found \"" +
+                   Text + "\"");
 }
 
 Expected<Scope> parseScopeSpelling(StringRef Spelling) {
@@ -40,10 +54,9 @@ Expected<Scope> parseScopeSpelling(StringRef Spelling) {
   }
   StringRef Pool = Spelling;
   if (Pool.consume_front("global.")) {
-    if (!isValidPoolName(Pool))
-      return malformed(formatv("pool name '{0}' in scope '{1}' is not a C "
-                               "identifier ([A-Za-z_][A-Za-z0-9_]*)",
-                               Pool, Spelling));
+    if (std::optional<std::string> Why = poolNameProblem(Pool))
+      return malformed(
+          formatv("pool name '{0}' in scope '{1}' {2}", Pool, Spelling, *Why));
     S.Kind = Scope::NamedPool;
     S.Pool = Pool.str();
     return S;

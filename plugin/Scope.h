@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <optional>
 #include <string>
 
 namespace llvm {
@@ -42,6 +43,20 @@ struct Scope {
     return Kind == Unspecified ? "none" : "'" + Spelling + "'";
   }
 };
+
+/// What is wrong with \p Name as a pool name, as a phrase ("is not a C
+/// identifier ..."), or std::nullopt when it names a pool. The one check of
+/// pool names: scopes, policy files, options, module flags and attributes.
+std::optional<std::string> poolNameProblem(llvm::StringRef Name);
+inline bool isValidPoolName(llvm::StringRef Name) {
+  return !poolNameProblem(Name);
+}
+
+/// Parses the value of a pool setting (-scope-alloc-pool, pass parameter
+/// pool=, module flag "scope-alloc.pool", attribute "scope-alloc-pool"):
+/// 'workspace' or a pool name. The error says "must be 'workspace' or a pool
+/// name (a C identifier), found \"<Text>\""; the caller names the setting.
+llvm::Expected<std::string> parsePoolSetting(llvm::StringRef Text);
 
 /// Parses a scope spelling ("global", "global.npu_sram", ...). The error
 /// message says what is wrong with the spelling, without location.

@@ -1,12 +1,16 @@
 //===- ScopeAllocPass.h - Decide where stack buffers live -------*- C++ -*-===//
 //
 // The scope-alloc module pass: for every alloca, reads its scope, applies the
-// target's stack-alloca policy, reports the decision as a remark, and hands
-// the allocas that must leave the stack to AllocaDemotion.
+// target's stack-alloca policy (Placement.h), reports the decision as a
+// remark, and hands the allocas that must leave the stack to AllocaDemotion.
+// Its pipeline parameters (scope-alloc<limit=0;...>) are policy settings,
+// PolicyOptions.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCOPEALLOC_SCOPEALLOCPASS_H
 #define SCOPEALLOC_SCOPEALLOCPASS_H
+
+#include "PolicyOptions.h"
 
 #include "llvm/IR/PassManager.h"
 
@@ -14,9 +18,18 @@ namespace scopealloc {
 
 class ScopeAllocPass : public llvm::PassInfoMixin<ScopeAllocPass> {
 public:
+  ScopeAllocPass() { Params.Origin = PolicyOptions::PassParameters; }
+  explicit ScopeAllocPass(PolicyOptions Params) : Params(std::move(Params)) {}
+
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+  void printPipeline(llvm::raw_ostream &OS,
+                     llvm::function_ref<llvm::StringRef(llvm::StringRef)>
+                         MapClassName2PassName);
   // optnone functions at -O0 must be handled too.
   static bool isRequired() { return true; }
+
+private:
+  PolicyOptions Params;
 };
 
 } // namespace scopealloc

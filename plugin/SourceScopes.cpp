@@ -153,18 +153,11 @@ bool functionAnnotationToAttribute(Function &F, StringRef Text,
       return Bad("the value must be a byte count (a decimal number), found \"" +
                  Value + "\"");
   } else if (Name == DynamicAttr) {
-    if (Value != "keep" && Value != "demote" && Value != "reject")
-      return Bad("the value must be keep, demote or reject, found \"" + Value +
-                 "\"");
+    if (Expected<DynamicRule> R = parseDynamicRule(Value); !R)
+      return Bad("the value " + toString(R.takeError()));
   } else if (Name == PoolAttr) {
-    Expected<Scope> S = parseScopeSpelling(("global." + Value).str());
-    if (!S || !S->requiresPool()) {
-      if (!S)
-        consumeError(S.takeError());
-      return Bad("the value must be 'workspace' or a pool name (a C "
-                 "identifier), found \"" +
-                 Value + "\"");
-    }
+    if (Expected<std::string> Pool = parsePoolSetting(Value); !Pool)
+      return Bad("the value " + toString(Pool.takeError()));
   } else {
     return Bad(Twine("unknown setting '") + Name + "' (expected " +
                MaxStackAllocaAttr + ", " + FrameBudgetAttr + ", " +

@@ -7,7 +7,6 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
@@ -15,34 +14,6 @@
 #define DEBUG_TYPE "scope-alloc-policy"
 
 using namespace llvm;
-
-static cl::opt<std::string>
-    PolicyFileOpt("scope-alloc-policy",
-                  cl::desc("Policy file (YAML or JSON) with named targets"),
-                  cl::value_desc("file"));
-static cl::opt<std::string> TargetOpt(
-    "scope-alloc-target",
-    cl::desc("Target tag: a target of the policy file or a built-in tag"),
-    cl::value_desc("tag"));
-static cl::opt<uint64_t> MaxStackAllocaOpt(
-    "scope-alloc-max-stack-alloca",
-    cl::desc("Largest allocation (bytes) that may stay on the stack; "
-             "overrides the target default (0 = none)"),
-    cl::value_desc("bytes"));
-static cl::opt<uint64_t> FrameBudgetOpt(
-    "scope-alloc-frame-budget",
-    cl::desc("Most bytes of allocations a frame may keep on the stack"),
-    cl::value_desc("bytes"));
-static cl::opt<std::string>
-    DynamicOpt("scope-alloc-dynamic",
-               cl::desc("Dynamically sized allocations: keep, demote or "
-                        "reject"),
-               cl::value_desc("rule"));
-static cl::opt<std::string>
-    PoolOpt("scope-alloc-pool",
-            cl::desc("Pool for demoted allocations without a scope "
-                     "(default: workspace)"),
-            cl::value_desc("pool"));
 
 namespace scopealloc {
 
@@ -123,12 +94,6 @@ static void apply(StackPolicy &P, const PolicyFields &Layer,
   }
 }
 
-static bool isPoolName(StringRef Name) {
-  return Name == DefaultPoolName ||
-         static_cast<bool>(llvm::expectedToOptional(
-             parseScopeSpelling(("global." + Name).str())));
-}
-
 /// The largest byte count \p M can address, and how to say so.
 struct AddressSpace {
   uint64_t MaxBytes = UINT64_MAX;
@@ -166,8 +131,6 @@ static std::string checkFits(const PolicyFields &Layer, StringRef Source,
   return E.empty() ? Check(Layer.FrameBudget, "frame-budget") : E;
 }
 
-static constexpr StringRef DynamicChoices[] = {"keep", "demote", "reject"};
-
 namespace {
 
 /// Collects the string-valued settings of one layer (module flags, command
@@ -189,31 +152,22 @@ struct TextLayer {
       Out = V;
   }
   void bytes(StringRef What, StringRef Text, std::optional<uint64_t> &Out) {
-    uint64_t V;
-    StringRef Digits = Text.starts_with("-") ? Text.drop_front() : Text;
-    bool Numeral = !Digits.empty() && all_of(Digits, isDigit);
-    if (Numeral && Text.starts_with("-"))
-      fail(What + " must not be negative, found \"" + Text + "\"");
-    else if (!Numeral || Text.getAsInteger(10, V))
-      fail(What + " must be a byte count, found \"" + Text + "\"" +
-           (Numeral ? ", more than the largest, 18446744073709551615" : ""));
+    if (Expected<uint64_t> V = parseByteCount(Text))
+      setBytes(What, *V, Out);
     else
-      setBytes(What, V, Out);
+      fail(What + " " + toString(V.takeError()));
   }
   void dynamic(StringRef What, StringRef Text) {
-    Fields.Dynamic = parseDynamicRule(Text);
-    if (!Fields.Dynamic)
-      fail(What + " must be keep, demote or reject, found \"" + Text + "\"" +
-           didYouMean(Text, DynamicChoices));
+    if (Expected<DynamicRule> R = parseDynamicRule(Text))
+      Fields.Dynamic = *R;
+    else
+      fail(What + " " + toString(R.takeError()));
   }
   void pool(StringRef What, StringRef Text) {
-    if (!isPoolName(Text))
-      fail(What +
-           " must be 'workspace' or a pool name (a C identifier), "
-           "found \"" +
-           Text + "\"");
+    if (Expected<std::string> Pool = parsePoolSetting(Text))
+      Fields.Pool = *Pool;
     else
-      Fields.Pool = Text.str();
+      fail(What + " " + toString(Pool.takeError()));
   }
 };
 
@@ -296,20 +250,30 @@ static std::vector<std::string> unknownModuleFlags(const Module &M) {
   return Warnings;
 }
 
-static TextLayer commandLineLayer(const Module &M) {
+/// Layers 5 and 6: the options' own problems, and byte counts that \p A
+/// cannot address.
+static std::string checkOptions(const PolicyOptions &O, const AddressSpace &A) {
   TextLayer L;
-  L.Space = addressSpace(M);
-  if (MaxStackAllocaOpt.getNumOccurrences())
-    L.setBytes("-scope-alloc-max-stack-alloca", MaxStackAllocaOpt,
-               L.Fields.MaxStackAlloca);
-  if (FrameBudgetOpt.getNumOccurrences())
-    L.setBytes("-scope-alloc-frame-budget", FrameBudgetOpt,
-               L.Fields.FrameBudget);
-  if (DynamicOpt.getNumOccurrences())
-    L.dynamic("-scope-alloc-dynamic", DynamicOpt);
-  if (PoolOpt.getNumOccurrences())
-    L.pool("-scope-alloc-pool", PoolOpt);
-  return L;
+  L.Space = A;
+  std::optional<uint64_t> Checked;
+  if (O.Fields.MaxStackAlloca)
+    L.setBytes(O.settingName(PolicySetting::Limit), *O.Fields.MaxStackAlloca,
+               Checked);
+  if (O.Fields.FrameBudget)
+    L.setBytes(O.settingName(PolicySetting::FrameBudget), *O.Fields.FrameBudget,
+               Checked);
+  L.fail(O.Error);
+  return L.Error;
+}
+
+static void applyOptions(StackPolicy &P, const PolicyOptions &O) {
+  PolicyFields Fields = O.Fields;
+  if (Fields.MaxStackAlloca) {
+    P.MaxStackAlloca = *Fields.MaxStackAlloca;
+    P.Source = O.limitSource(); // the option that set it, not just the layer
+    Fields.MaxStackAlloca.reset();
+  }
+  apply(P, Fields, O.fieldsSource());
 }
 
 static TextLayer functionAttributeLayer(const Function &F) {
@@ -334,18 +298,6 @@ static TextLayer functionAttributeLayer(const Function &F) {
     L.pool(What(PoolAttr), *V);
   return L;
 }
-
-namespace {
-
-/// Layers 1-5, shared by every function of a module.
-struct ModuleLayers {
-  StackPolicy Base;
-  std::string Error;
-  /// Reported once per module, by checkModulePolicy.
-  std::vector<std::string> Warnings;
-};
-
-} // namespace
 
 /// The policy file was given for a reason: say when none of it applies.
 static std::string noTargetApplies(const PolicyFile &File, const Triple &T) {
@@ -373,8 +325,10 @@ static std::string noTargetApplies(const PolicyFile &File, const Triple &T) {
   return S;
 }
 
-static ModuleLayers moduleLayers(const Module &M) {
-  ModuleLayers R;
+ModulePolicy computeModulePolicy(const Module &M,
+                                 const PolicyOptions &CommandLine,
+                                 const PolicyOptions &Parameters) {
+  ModulePolicy R;
   Triple T(M.getTargetTriple());
   R.Base = targetDefaultPolicy(T);
   R.Warnings = unknownModuleFlags(M);
@@ -382,9 +336,11 @@ static ModuleLayers moduleLayers(const Module &M) {
 
   std::shared_ptr<const PolicyFile> File;
   bool Matched = false;
-  if (!PolicyFileOpt.empty()) {
+  const std::optional<std::string> &PolicyPath =
+      Parameters.PolicyPath ? Parameters.PolicyPath : CommandLine.PolicyPath;
+  if (PolicyPath) {
     Expected<std::shared_ptr<const PolicyFile>> Loaded =
-        loadPolicyFile(PolicyFileOpt);
+        loadPolicyFile(*PolicyPath);
     if (!Loaded) {
       R.Error = "bad policy file:\n" + toString(Loaded.takeError());
       return R;
@@ -410,10 +366,11 @@ static ModuleLayers moduleLayers(const Module &M) {
   }
   if (!R.Error.empty())
     return R;
-  if (TargetOpt.getNumOccurrences()) {
-    Tag = TargetOpt;
-    TagOrigin = "-scope-alloc-target";
-  }
+  for (const PolicyOptions *O : {&CommandLine, &Parameters})
+    if (O->Target) {
+      Tag = *O->Target;
+      TagOrigin = O->settingName(PolicySetting::Target);
+    }
   if (File && !Matched && Tag.empty())
     R.Warnings.push_back(noTargetApplies(*File, T));
   if (!Tag.empty()) {
@@ -452,41 +409,41 @@ static ModuleLayers moduleLayers(const Module &M) {
   }
   apply(R.Base, Flags.Fields, "module flags");
 
-  TextLayer CommandLine = commandLineLayer(M);
-  if (!CommandLine.Error.empty()) {
-    R.Error = CommandLine.Error;
-    return R;
+  for (const PolicyOptions *O : {&CommandLine, &Parameters}) {
+    if (R.Error = checkOptions(*O, Space); !R.Error.empty())
+      return R;
+    applyOptions(R.Base, *O);
   }
-  if (CommandLine.Fields.MaxStackAlloca) {
-    R.Base.MaxStackAlloca = *CommandLine.Fields.MaxStackAlloca;
-    R.Base.Source = "-scope-alloc-max-stack-alloca";
-    CommandLine.Fields.MaxStackAlloca.reset();
-  }
-  apply(R.Base, CommandLine.Fields, "command line");
 
   if (File && !R.Base.Pool.empty() && !is_contained(File->Pools, R.Base.Pool))
     R.Error = "pool '" + R.Base.Pool + "' (" + R.Base.PoolSource +
               ") is not declared under 'pools' in " + File->Path;
+  LLVM_DEBUG(dbgs() << "module policy of " << M.getModuleIdentifier()
+                    << ": max-stack-alloca " << R.Base.MaxStackAlloca << " ("
+                    << R.Base.Source << "), frame-budget "
+                    << (R.Base.FrameBudget ? std::to_string(*R.Base.FrameBudget)
+                                           : "none")
+                    << " (" << R.Base.FrameBudgetSource << ")"
+                    << (R.Error.empty() ? "" : ", error: " + R.Error) << "\n");
   return R;
 }
 
-bool checkModulePolicy(const Module &M) {
-  ModuleLayers L = moduleLayers(M);
-  for (const std::string &W : L.Warnings)
+bool ModulePolicy::report(const Module &M) const {
+  for (const std::string &W : Warnings)
     M.getContext().diagnose(
         ScopeAllocDiagnostic(DS_Warning, nullptr, nullptr, W));
-  if (L.Error.empty())
+  if (Error.empty())
     return true;
-  reportModuleError(M, L.Error);
+  reportModuleError(M, Error);
   return false;
 }
 
-std::optional<StackPolicy> policyForFunction(const Function &F,
+std::optional<StackPolicy> policyForFunction(const ModulePolicy &MP,
+                                             const Function &F,
                                              bool ReportErrors) {
-  ModuleLayers L = moduleLayers(*F.getParent());
-  if (!L.Error.empty())
+  if (!MP.Error.empty())
     return std::nullopt;
-  StackPolicy P = L.Base;
+  StackPolicy P = MP.Base;
   if (!P.Enabled)
     return P;
   TextLayer Attrs = functionAttributeLayer(F);
@@ -509,6 +466,17 @@ std::optional<StackPolicy> policyForFunction(const Function &F,
                     << spell(P.Dynamic) << " (" << P.DynamicSource
                     << "), pool '" << P.Pool << "' (" << P.PoolSource << ")\n");
   return P;
+}
+
+bool checkModulePolicy(const Module &M) {
+  return computeModulePolicy(M, commandLineOptions()).report(M);
+}
+
+std::optional<StackPolicy> policyForFunction(const Function &F,
+                                             bool ReportErrors) {
+  return policyForFunction(
+      computeModulePolicy(*F.getParent(), commandLineOptions()), F,
+      ReportErrors);
 }
 
 } // namespace scopealloc

@@ -3,29 +3,36 @@
 // The target stack-alloca policy of a function, built in layers; each later
 // layer overrides the fields it sets (README: "Precedence"):
 //   1. built-in default for the target triple
-//   2. policy file (-scope-alloc-policy=<file>): the target whose triple
-//      patterns match the module's triple
-//   3. target tag (-scope-alloc-target=<tag> or module flag
-//      "scope-alloc.target"): a target of the policy file, else a built-in tag
+//   2. policy file (pass parameter policy=, else -scope-alloc-policy=<file>):
+//      the target whose triple patterns match the module's triple
+//   3. target tag (pass parameter target=, else -scope-alloc-target=<tag>,
+//      else module flag "scope-alloc.target"): a target of the policy file,
+//      else a built-in tag
 //   4. module flags "scope-alloc.max-stack-alloca", ".frame-budget",
 //      ".dynamic", ".pool"
 //   5. command line: -scope-alloc-max-stack-alloca, -scope-alloc-frame-budget,
 //      -scope-alloc-dynamic, -scope-alloc-pool
-//   6. function attributes "scope-alloc-max-stack-alloca",
+//   6. pass parameters: scope-alloc<limit=..;frame-budget=..;dynamic=..;
+//      pool=..> (PolicyOptions.h)
+//   7. function attributes "scope-alloc-max-stack-alloca",
 //      "scope-alloc-frame-budget", "scope-alloc-dynamic", "scope-alloc-pool"
-// Every field remembers which layer set it, for the remarks.
+// Layers 1-6 are the same for every function of a module: ModulePolicy holds
+// them, computed once per module. Every field remembers which layer set it,
+// for the remarks.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCOPEALLOC_STACKPOLICY_H
 #define SCOPEALLOC_STACKPOLICY_H
 
 #include "PolicyFile.h"
+#include "PolicyOptions.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class Function;
@@ -74,14 +81,36 @@ llvm::ArrayRef<BuiltinTag> builtinTags();
 /// The built-in row of the triple table that applies to \p T.
 StackPolicy targetDefaultPolicy(const llvm::Triple &T);
 
-/// Checks the module-wide layers (policy file, tag, module flags, command
-/// line) and reports their errors once; false when the module must not be
-/// transformed.
-bool checkModulePolicy(const llvm::Module &M);
+/// Layers 1-6 of a module: what every function of it starts from.
+struct ModulePolicy {
+  StackPolicy Base;
+  /// The first problem with the module-wide layers; when set, the module
+  /// must not be transformed.
+  std::string Error;
+  /// Accepted with a warning (unknown module flags, a policy file that does
+  /// not apply, ...).
+  std::vector<std::string> Warnings;
 
-/// The policy in force for \p F, or std::nullopt after an error (reported
-/// when \p ReportErrors; module-wide errors are reported by
-/// checkModulePolicy).
+  /// Reports the warnings and the error, once per module; false after an
+  /// error.
+  bool report(const llvm::Module &M) const;
+};
+
+/// Merges layers 1-6 for \p M: the command-line options \p CommandLine and
+/// the pass's parameters \p Parameters, which override them.
+ModulePolicy computeModulePolicy(const llvm::Module &M,
+                                 const PolicyOptions &CommandLine,
+                                 const PolicyOptions &Parameters = {});
+
+/// The policy in force for \p F: \p MP with F's attributes on top, or
+/// std::nullopt after an error (reported when \p ReportErrors; the errors of
+/// \p MP are reported by ModulePolicy::report).
+std::optional<StackPolicy> policyForFunction(const ModulePolicy &MP,
+                                             const llvm::Function &F,
+                                             bool ReportErrors = true);
+
+/// Shorthands that read the command line (and no pass parameters).
+bool checkModulePolicy(const llvm::Module &M);
 std::optional<StackPolicy> policyForFunction(const llvm::Function &F,
                                              bool ReportErrors = true);
 

@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 #include "WorkspacePromotion.h"
 #include "Diagnostics.h"
+#include "FrameBudget.h"
+#include "Placement.h"
 #include "RuntimeABI.h"
 #include "Scope.h"
 #include "StackPolicy.h"
@@ -29,6 +31,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
@@ -70,6 +73,9 @@ struct Candidate {
   bool IsTVM = false;
   Scope S;
   uint64_t Size = 0;
+  /// The placement rule that lets it on the stack (scope-stack or
+  /// within-limit) once its size is known.
+  PlacementRule Rule = PlacementRule::WithinLimit;
   Align Alignment;
   /// Where the memory is released: TVM frees of %p, or releases of marks
   /// taken before the allocation.
@@ -150,6 +156,8 @@ public:
   bool collect();
   /// Decides one candidate; false with Reason set when it must stay.
   bool check(Candidate &C);
+  /// Withdraws the promotions that would not fit the frame budget.
+  void applyFrameBudget(MutableArrayRef<bool> Promote);
   void promote(Candidate &C);
   void dropUnusedMarks();
 
@@ -160,8 +168,7 @@ private:
   bool checkABI(Candidate &C);
   bool checkPaths(Candidate &C);
   std::string limitText() const {
-    return "the limit " + std::to_string(Policy.MaxStackAlloca) + " bytes (" +
-           Policy.Source + ")";
+    return "the " + scopealloc::limitText(Policy);
   }
 
   Function &F;
@@ -235,14 +242,18 @@ bool Promoter::check(Candidate &C) {
       return false;
     }
   }
-  if (C.S.requiresPool()) {
+  // The rules of scope-alloc: promote what it would keep on the stack.
+  if (std::optional<BufferVerdict> V = placeByScope(C.S);
+      V && V->Action != AllocaDecision::Keep) {
     C.Reason = "scope " + C.S.describe() + " requires pool '" +
                C.S.poolName().str() + "'";
     return false;
   }
   if (!(C.IsTVM ? checkTVM(C) : checkABI(C)))
     return false;
-  if (C.Size > Policy.MaxStackAlloca && !C.S.requiresStack()) {
+  BufferVerdict V = placeBuffer(C.S, C.Size, Policy);
+  C.Rule = V.Rule;
+  if (V.Action != AllocaDecision::Keep) {
     C.Reason = std::to_string(C.Size) + " bytes exceed " + limitText();
     return false;
   }
@@ -252,12 +263,50 @@ bool Promoter::check(Candidate &C) {
   }
   if (!checkPaths(C))
     return false;
-  if (C.S.requiresStack())
+  if (C.Rule == PlacementRule::ScopeStack)
     C.Reason = "scope " + C.S.describe() + " requires the stack (" +
                std::to_string(C.Size) + " bytes, " + limitText() + ")";
   else
     C.Reason = std::to_string(C.Size) + " bytes within " + limitText();
   return true;
+}
+
+// Promote only what fits the frame budget together with what stays on the
+// stack: the allocas the rules keep, and buffers whose scope requires the
+// stack; the others in scope-alloc's order of benefit. Otherwise scope-alloc
+// would move a promoted buffer back to the workspace.
+void Promoter::applyFrameBudget(MutableArrayRef<bool> Promote) {
+  if (!Policy.FrameBudget)
+    return;
+  uint64_t Used = stackBytesKept(F, Policy);
+  SmallVector<unsigned, 4> Optional;
+  SmallVector<BudgetCandidate, 4> Fitting;
+  for (auto [I, C] : enumerate(Candidates)) {
+    if (!Promote[I])
+      continue;
+    if (C.Rule == PlacementRule::ScopeStack) {
+      Used += C.Size; // promoted whatever the budget, as scope-alloc keeps it
+      continue;
+    }
+    Optional.push_back(I);
+    Fitting.push_back({C.Alloc, C.Size});
+  }
+  std::string Budget = budgetText(Policy);
+  for (const BudgetChoice &Choice :
+       chooseWithinBudget(Fitting, Used, *Policy.FrameBudget)) {
+    Candidate &C = Candidates[Optional[Choice.Index]];
+    Used = Choice.Used;
+    if (Choice.Stays) {
+      C.Reason += "; fits the " + Budget;
+      continue;
+    }
+    Promote[Optional[Choice.Index]] = false;
+    C.Reason = std::to_string(C.Size) + " bytes within " + limitText() +
+               ", but the " + Budget +
+               " is spent on allocations that stay on the stack or gain more "
+               "from it (" +
+               std::to_string(Used) + " bytes kept)";
+  }
 }
 
 bool Promoter::checkTVM(Candidate &C) {
@@ -421,6 +470,28 @@ DiagnosticLocation remarkLocation(const CallInst &CI) {
 
 } // namespace
 
+const ModulePolicy &PromoteWorkspacePass::modulePolicy(const Module &M) {
+  // A pass object runs over the functions of one module at a time; the
+  // identifier guards against another module at a freed one's address.
+  if (!Policy || PolicyModule != &M ||
+      PolicyModuleID != M.getModuleIdentifier()) {
+    Policy = computeModulePolicy(M, commandLineOptions(), Params);
+    PolicyModule = &M;
+    PolicyModuleID = M.getModuleIdentifier();
+  }
+  return *Policy;
+}
+
+void PromoteWorkspacePass::printPipeline(
+    raw_ostream &OS, function_ref<StringRef(StringRef)> MapClassName2PassName) {
+  OS << MapClassName2PassName(name());
+  if (!Params.empty()) {
+    OS << '<';
+    Params.printParameters(OS);
+    OS << '>';
+  }
+}
+
 PreservedAnalyses PromoteWorkspacePass::run(Function &F,
                                             FunctionAnalysisManager &AM) {
   // Cheap test first: most functions make no workspace call.
@@ -433,8 +504,8 @@ PreservedAnalyses PromoteWorkspacePass::run(Function &F,
   if (!Any)
     return PreservedAnalyses::all();
   // The scope-alloc pass reports policy errors; this pass just skips.
-  std::optional<StackPolicy> Policy =
-      policyForFunction(F, /*ReportErrors=*/false);
+  std::optional<StackPolicy> Policy = policyForFunction(
+      modulePolicy(*F.getParent()), F, /*ReportErrors=*/false);
   if (!Policy || !Policy->Enabled)
     return PreservedAnalyses::all();
 
@@ -465,6 +536,7 @@ PreservedAnalyses PromoteWorkspacePass::run(Function &F,
   SmallVector<bool, 4> Promote;
   for (Candidate &C : P.Candidates)
     Promote.push_back(P.check(C));
+  P.applyFrameBudget(Promote);
 
   bool Promoted = false;
   for (auto [C, Yes] : zip(P.Candidates, Promote)) {

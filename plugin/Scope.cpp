@@ -14,12 +14,16 @@ static Error malformed(const Twine &Why) {
   return createStringError(inconvertibleErrorCode(), Why);
 }
 
+static bool isCIdentifier(StringRef Name) {
+  return !Name.empty() && !isDigit(Name.front()) &&
+         all_of(Name, [](char C) { return isAlnum(C) || C == '_'; });
+}
+
 // Pool names become parts of C symbols (__scopealloc_pool_<name>). "stack"
 // would be one, but scope 'global.stack' means the machine stack, so no
 // scope could name that pool.
 std::optional<std::string> poolNameProblem(StringRef Name) {
-  if (Name.empty() || isDigit(Name.front()) ||
-      !all_of(Name, [](char C) { return isAlnum(C) || C == '_'; }))
+  if (!isCIdentifier(Name))
     return std::string("is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)");
   if (Name == "stack")
     return std::string("is reserved: scope 'global.stack' means the machine "
@@ -28,11 +32,15 @@ std::optional<std::string> poolNameProblem(StringRef Name) {
 }
 
 Expected<std::string> parsePoolSetting(StringRef Text) {
-  if (isValidPoolName(Text))
+  std::optional<std::string> Why = poolNameProblem(Text);
+  if (!Why)
     return Text.str();
-  return malformed("must be 'workspace' or a pool name (a C identifier), "
-                   "found \"" +
-                   Text + "\"");
+  if (!isCIdentifier(Text))
+    return malformed("must be 'workspace' or a pool name (a C identifier), "
+                     "found \"" +
+                     Text + "\"");
+  return malformed("must be 'workspace' or a pool name, found \"" + Text +
+                   "\", which " + *Why);
 }
 
 Expected<Scope> parseScopeSpelling(StringRef Spelling) {

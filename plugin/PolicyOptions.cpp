@@ -100,6 +100,16 @@ void PolicyOptions::printParameters(raw_ostream &OS) const {
     OS << LS << "policy=" << *PolicyPath;
 }
 
+void printPassWithParameters(raw_ostream &OS, StringRef PassName,
+                             const PolicyOptions &Params) {
+  OS << PassName;
+  if (Params.empty())
+    return;
+  OS << '<';
+  Params.printParameters(OS);
+  OS << '>';
+}
+
 Expected<uint64_t> parseByteCount(StringRef Text) {
   StringRef Digits = Text.starts_with("-") ? Text.drop_front() : Text;
   bool Numeral = !Digits.empty() && all_of(Digits, isDigit);

@@ -66,6 +66,11 @@ struct PolicyOptions {
   void printParameters(llvm::raw_ostream &OS) const;
 };
 
+/// Prints \p PassName with \p Params as the pipeline text that parses back:
+/// "scope-alloc<limit=0>", or just the name without parameters.
+void printPassWithParameters(llvm::raw_ostream &OS, llvm::StringRef PassName,
+                             const PolicyOptions &Params);
+
 /// The -scope-alloc-* options, read when called.
 PolicyOptions commandLineOptions();
 

@@ -233,12 +233,7 @@ PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
 
 void ScopeAllocPass::printPipeline(
     raw_ostream &OS, function_ref<StringRef(StringRef)> MapClassName2PassName) {
-  OS << MapClassName2PassName(name());
-  if (!Params.empty()) {
-    OS << '<';
-    Params.printParameters(OS);
-    OS << '>';
-  }
+  printPassWithParameters(OS, MapClassName2PassName(name()), Params);
 }
 
 } // namespace scopealloc

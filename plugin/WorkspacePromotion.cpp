@@ -32,6 +32,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
@@ -279,6 +280,9 @@ void Promoter::applyFrameBudget(MutableArrayRef<bool> Promote) {
   if (!Policy.FrameBudget)
     return;
   uint64_t Used = stackBytesKept(F, Policy);
+  LLVM_DEBUG(dbgs() << "promotion in " << F.getName() << ": frame budget "
+                    << *Policy.FrameBudget << " bytes, " << Used
+                    << " bytes of allocas stay\n");
   SmallVector<unsigned, 4> Optional;
   SmallVector<BudgetCandidate, 4> Fitting;
   for (auto [I, C] : enumerate(Candidates)) {
@@ -484,12 +488,7 @@ const ModulePolicy &PromoteWorkspacePass::modulePolicy(const Module &M) {
 
 void PromoteWorkspacePass::printPipeline(
     raw_ostream &OS, function_ref<StringRef(StringRef)> MapClassName2PassName) {
-  OS << MapClassName2PassName(name());
-  if (!Params.empty()) {
-    OS << '<';
-    Params.printParameters(OS);
-    OS << '>';
-  }
+  printPassWithParameters(OS, MapClassName2PassName(name()), Params);
 }
 
 PreservedAnalyses PromoteWorkspacePass::run(Function &F,

@@ -1,10 +1,9 @@
 //===- PolicyOptionsTest.cpp - Options, pass parameters, setting values ---===//
 #include "PolicyOptions.h"
 #include "IRParsing.h"
+#include "OptionSet.h"
 #include "Scope.h"
 #include "StackPolicy.h"
-
-#include "llvm/Support/CommandLine.h"
 
 using namespace llvm;
 using namespace scopealloc;
@@ -130,23 +129,6 @@ TEST(PassParameters, ErrorsNameParameterAndPass) {
             "invalid parameter 'target=' of pass scope-alloc: 'target' needs "
             "a value");
 }
-
-/// Sets a -scope-alloc-* option as the command line would, for one scope.
-class OptionSet {
-  cl::Option *O;
-
-public:
-  OptionSet(StringRef Name, StringRef Value)
-      : O(cl::getRegisteredOptions()[Name]) {
-    EXPECT_NE(O, nullptr) << Name.str();
-    if (O)
-      EXPECT_FALSE(O->addOccurrence(0, Name, Value));
-  }
-  ~OptionSet() {
-    if (O)
-      O->reset();
-  }
-};
 
 TEST(CommandLine, ReadOnceIntoTheOptions) {
   PolicyOptions None = commandLineOptions();

@@ -1,8 +1,8 @@
 //===- StackPolicyTest.cpp - The layers of the stack policy ---------------===//
 #include "StackPolicy.h"
 #include "IRParsing.h"
+#include "OptionSet.h"
 
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/TargetParser/Triple.h"
@@ -12,23 +12,6 @@ using namespace scopealloc;
 using namespace scopealloc::test;
 
 namespace {
-
-/// Sets a -scope-alloc-* option as the command line would, for one scope.
-class OptionSet {
-  cl::Option *O;
-
-public:
-  OptionSet(StringRef Name, StringRef Value)
-      : O(cl::getRegisteredOptions()[Name]) {
-    EXPECT_NE(O, nullptr) << Name.str();
-    if (O)
-      EXPECT_FALSE(O->addOccurrence(0, Name, Value));
-  }
-  ~OptionSet() {
-    if (O)
-      O->reset();
-  }
-};
 
 TEST(StackPolicy, TargetDefaults) {
   EXPECT_EQ(

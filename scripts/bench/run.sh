@@ -77,7 +77,7 @@ log "load average before: $load_before"
 sqlite_sources() {
   export RW_ROOT=$root RW_PREFIX=$prefix RW_WORK=$out RW_CLANG=$clang
   # shellcheck source=../realworld/common.sh
-  . "$root/scripts/realworld/common.sh"
+  . "$root/test/realworld/common.sh"
   src=$(rw_fetch_source sqlite3)
   amalg=$(rw_sqlite_amalgamation "$src") || rw_die "could not generate the SQLite amalgamation"
 }

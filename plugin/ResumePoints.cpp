@@ -1,5 +1,6 @@
 //===- ResumePoints.cpp - Restore the arena where execution resumes -------===//
 #include "ResumePoints.h"
+#include "AllocaDemotion.h"
 #include "RuntimeABI.h"
 
 #include "llvm/IR/Function.h"
@@ -46,7 +47,8 @@ bool hasResumePoints(const Function &F) {
   return false;
 }
 
-void restoreArenaAtResumePoints(Function &F) {
+void restoreArenaAtResumePoints(Function &F,
+                                const FunctionDemotion &Demotion) {
   RuntimeABI RT(*F.getParent());
   Type *PtrTy = PointerType::getUnqual(F.getContext());
   IRBuilder<> B(&F.getEntryBlock(), F.getEntryBlock().begin());
@@ -60,9 +62,6 @@ void restoreArenaAtResumePoints(Function &F) {
     At.CreateAlignedStore(Top, Slot, SlotAlign, /*isVolatile=*/true);
   };
 
-  // The frame's own changes of the default pool: its allocs move the top up,
-  // its releases (stackrestore, returns) move it down.
-  SmallVector<CallInst *, 8> Changes;
   SmallVector<Instruction *, 8> ResumePoints;
   SmallVector<Instruction *, 4> Suspends;
   Instruction *CoroBegin = nullptr;
@@ -72,8 +71,6 @@ void restoreArenaAtResumePoints(Function &F) {
     if (auto *II = dyn_cast<IntrinsicInst>(&I);
         II && II->getIntrinsicID() == Intrinsic::coro_begin)
       CoroBegin = II;
-    if (auto *CI = dyn_cast<CallInst>(&I); CI && RT.changesDefaultPool(*CI))
-      Changes.push_back(CI);
     if (auto *LP = dyn_cast<LandingPadInst>(&I); LP && catches(*LP))
       ResumePoints.push_back(LP);
     else if (returnsTwice(I) && isa<CallInst>(I))
@@ -92,10 +89,11 @@ void restoreArenaAtResumePoints(Function &F) {
     IRBuilder<> After(S->getNextNode());
     Remember(After, RT.mark(After, ""));
   }
-  for (CallInst *CI : Changes) {
-    IRBuilder<> After(CI->getNextNode());
-    Remember(After,
-             RT.isRelease(*CI) ? CI->getArgOperand(0) : RT.mark(After, ""));
+  // The frame's own changes of the default pool: its allocs move the top up,
+  // its releases (stackrestore, returns) move it down.
+  for (auto [Call, ReleasedTo] : Demotion.defaultPoolChanges()) {
+    IRBuilder<> After(Call->getNextNode());
+    Remember(After, ReleasedTo ? ReleasedTo : RT.mark(After, ""));
   }
   for (Instruction *I : ResumePoints) {
     IRBuilder<> After(&*I->getParent()->getFirstInsertionPt());

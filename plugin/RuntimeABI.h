@@ -22,10 +22,11 @@ public:
   /// The runtime's size_t.
   llvm::IntegerType *sizeType() const;
 
-  llvm::Value *mark(llvm::IRBuilder<> &B, llvm::StringRef Pool);
-  llvm::Value *alloc(llvm::IRBuilder<> &B, llvm::StringRef Pool,
-                     llvm::Value *Bytes, llvm::Align Alignment);
-  void release(llvm::IRBuilder<> &B, llvm::StringRef Pool, llvm::Value *Mark);
+  llvm::CallInst *mark(llvm::IRBuilder<> &B, llvm::StringRef Pool);
+  llvm::CallInst *alloc(llvm::IRBuilder<> &B, llvm::StringRef Pool,
+                        llvm::Value *Bytes, llvm::Align Alignment);
+  llvm::CallInst *release(llvm::IRBuilder<> &B, llvm::StringRef Pool,
+                          llvm::Value *Mark);
 
   /// The default pool's frame bump emitted inline (see inlineFrame).
   struct InlineFrame {
@@ -51,11 +52,8 @@ public:
   InlineFrame inlineFrame(llvm::Instruction *Before, uint64_t Size,
                           llvm::Align Alignment);
   /// The inline release: a store of \p Mark to the pool's cur.
-  void inlineRelease(llvm::IRBuilder<> &B, const InlineFrame &Frame);
-
-  /// Whether \p CI allocates from or releases the default pool.
-  bool changesDefaultPool(const llvm::CallInst &CI) const;
-  bool isRelease(const llvm::CallInst &CI) const;
+  llvm::StoreInst *inlineRelease(llvm::IRBuilder<> &B,
+                                 const InlineFrame &Frame);
 
   /// References the runtime's __scopealloc_abi_v<N> once per module (every
   /// emitted runtime use calls it), so a mismatched runtime fails to link.

@@ -179,7 +179,8 @@ PoolFrame &FunctionDemoter::entryMark(StringRef Pool) {
   PF.Pool = Pool.str();
   IRBuilder<> B(EntryPoint);
   PF.Mark = RT.mark(B, Pool);
-  PF.Mark->setName(Pool.empty() ? "scopealloc.mark" : "scopealloc.mark." + Pool);
+  PF.Mark->setName(Pool.empty() ? "scopealloc.mark"
+                                : "scopealloc.mark." + Pool);
   return PF;
 }
 
@@ -428,9 +429,8 @@ void FunctionDemotion::print(raw_ostream &OS) const {
     for (uint64_t Offset : PF.CanaryOffsets)
       OS << "    canary at " << Offset << "\n";
     for (const DemotedDynamic &D : PF.Dynamic)
-      OS << "    %" << Name(D.Name) << " dynamic, align "
-         << D.Alignment.value() << (D.CanaryAddress ? ", canary" : "")
-         << "\n";
+      OS << "    %" << Name(D.Name) << " dynamic, align " << D.Alignment.value()
+         << (D.CanaryAddress ? ", canary" : "") << "\n";
   }
   if (!StackSaves.empty() || !StackRestores.empty())
     OS << "  stacksave/stackrestore: " << StackSaves.size() << "/"

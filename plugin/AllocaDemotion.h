@@ -47,9 +47,9 @@ struct DemotionRequest {
 
 /// A constant-size entry alloca, now a slice of its pool's frame.
 struct DemotedStatic {
-  std::string Name;                ///< the alloca's IR name (may be empty)
-  llvm::Value *Address = nullptr;  ///< what replaced it: frame + Offset
-  uint64_t Offset = 0, Size = 0;   ///< bytes into the frame, bytes
+  std::string Name;               ///< the alloca's IR name (may be empty)
+  llvm::Value *Address = nullptr; ///< what replaced it: frame + Offset
+  uint64_t Offset = 0, Size = 0;  ///< bytes into the frame, bytes
   llvm::Align Alignment;
 };
 

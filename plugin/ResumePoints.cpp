@@ -9,6 +9,10 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE "scope-alloc-resume-points"
 
 using namespace llvm;
 
@@ -47,8 +51,7 @@ bool hasResumePoints(const Function &F) {
   return false;
 }
 
-void restoreArenaAtResumePoints(Function &F,
-                                const FunctionDemotion &Demotion) {
+void restoreArenaAtResumePoints(Function &F, const FunctionDemotion &Demotion) {
   RuntimeABI RT(*F.getParent());
   Type *PtrTy = PointerType::getUnqual(F.getContext());
   IRBuilder<> B(&F.getEntryBlock(), F.getEntryBlock().begin());
@@ -91,10 +94,15 @@ void restoreArenaAtResumePoints(Function &F,
   }
   // The frame's own changes of the default pool: its allocs move the top up,
   // its releases (stackrestore, returns) move it down.
-  for (auto [Call, ReleasedTo] : Demotion.defaultPoolChanges()) {
+  auto Changes = Demotion.defaultPoolChanges();
+  for (auto [Call, ReleasedTo] : Changes) {
     IRBuilder<> After(Call->getNextNode());
     Remember(After, ReleasedTo ? ReleasedTo : RT.mark(After, ""));
   }
+  LLVM_DEBUG(dbgs() << "resume points of " << F.getName() << ": "
+                    << ResumePoints.size() << ", following " << Changes.size()
+                    << " changes of the default pool, " << Suspends.size()
+                    << " suspensions\n");
   for (Instruction *I : ResumePoints) {
     IRBuilder<> After(&*I->getParent()->getFirstInsertionPt());
     if (!isa<LandingPadInst>(I))

@@ -417,8 +417,7 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   return {Pool, Mark, Frame};
 }
 
-StoreInst *RuntimeABI::inlineRelease(IRBuilder<> &B,
-                                     const InlineFrame &Frame) {
+StoreInst *RuntimeABI::inlineRelease(IRBuilder<> &B, const InlineFrame &Frame) {
   StoreInst *Store = B.CreateAlignedStore(
       Frame.Mark, Frame.Pool, M.getDataLayout().getPointerABIAlignment(0));
   Store->setAtomic(AtomicOrdering::Monotonic);
@@ -455,8 +454,8 @@ CallInst *RuntimeABI::alloc(IRBuilder<> &B, StringRef Pool, Value *Bytes,
 CallInst *RuntimeABI::release(IRBuilder<> &B, StringRef Pool, Value *Mark) {
   Type *Ptr = B.getPtrTy();
   if (Pool.empty())
-    return B.CreateCall(
-        function(SCOPEALLOC_SYM_RELEASE, B.getVoidTy(), {Ptr}), {Mark});
+    return B.CreateCall(function(SCOPEALLOC_SYM_RELEASE, B.getVoidTy(), {Ptr}),
+                        {Mark});
   return B.CreateCall(
       function(SCOPEALLOC_SYM_POOL_RELEASE, B.getVoidTy(), {Ptr, Ptr}),
       {poolGlobal(Pool), Mark});

@@ -3,6 +3,7 @@
 #include "AllocaDemotion.h"
 #include "RuntimeABI.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -65,6 +66,14 @@ void restoreArenaAtResumePoints(Function &F, const FunctionDemotion &Demotion) {
     At.CreateAlignedStore(Top, Slot, SlotAlign, /*isVolatile=*/true);
   };
 
+  // The frame's own changes of the default pool, as demotion made them: its
+  // allocs move the top up, its releases (stackrestore, returns) move it
+  // down.
+  SmallVector<FunctionDemotion::TopChange, 8> Changes =
+      Demotion.defaultPoolChanges();
+  SmallPtrSet<const CallInst *, 8> Made;
+  for (const FunctionDemotion::TopChange &C : Changes)
+    Made.insert(C.Call);
   SmallVector<Instruction *, 8> ResumePoints;
   SmallVector<Instruction *, 4> Suspends;
   Instruction *CoroBegin = nullptr;
@@ -74,6 +83,12 @@ void restoreArenaAtResumePoints(Function &F, const FunctionDemotion &Demotion) {
     if (auto *II = dyn_cast<IntrinsicInst>(&I);
         II && II->getIntrinsicID() == Intrinsic::coro_begin)
       CoroBegin = II;
+    // Runtime calls the function had before (a code generator's) change the
+    // top too; only the runtime's names tell them.
+    if (auto *CI = dyn_cast<CallInst>(&I);
+        CI && !Made.contains(CI) && RT.changesDefaultPool(*CI))
+      Changes.push_back(
+          {CI, RT.isRelease(*CI) ? CI->getArgOperand(0) : nullptr});
     if (auto *LP = dyn_cast<LandingPadInst>(&I); LP && catches(*LP))
       ResumePoints.push_back(LP);
     else if (returnsTwice(I) && isa<CallInst>(I))
@@ -92,9 +107,6 @@ void restoreArenaAtResumePoints(Function &F, const FunctionDemotion &Demotion) {
     IRBuilder<> After(S->getNextNode());
     Remember(After, RT.mark(After, ""));
   }
-  // The frame's own changes of the default pool: its allocs move the top up,
-  // its releases (stackrestore, returns) move it down.
-  auto Changes = Demotion.defaultPoolChanges();
   for (auto [Call, ReleasedTo] : Changes) {
     IRBuilder<> After(Call->getNextNode());
     Remember(After, ReleasedTo ? ReleasedTo : RT.mark(After, ""));

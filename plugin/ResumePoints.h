@@ -27,7 +27,8 @@ struct FunctionDemotion;
 bool hasResumePoints(const llvm::Function &F);
 
 /// Adds the expected-top slot and the restores. Runs after demotion, which
-/// says in \p Demotion which of its calls move the default pool: each
+/// says in \p Demotion which of its calls move the default pool; each of
+/// those, and each runtime call of the default pool \p F had before,
 /// updates the slot.
 void restoreArenaAtResumePoints(llvm::Function &F,
                                 const FunctionDemotion &Demotion);

@@ -50,6 +50,20 @@ IntegerType *RuntimeABI::sizeType() const {
   return M.getDataLayout().getIntPtrType(M.getContext());
 }
 
+static StringRef calleeName(const CallInst &CI) {
+  const Function *Callee = CI.getCalledFunction();
+  return Callee ? Callee->getName() : StringRef();
+}
+
+bool RuntimeABI::changesDefaultPool(const CallInst &CI) const {
+  StringRef Name = calleeName(CI);
+  return Name == SCOPEALLOC_SYM_ALLOC || Name == SCOPEALLOC_SYM_RELEASE;
+}
+
+bool RuntimeABI::isRelease(const CallInst &CI) const {
+  return calleeName(CI) == SCOPEALLOC_SYM_RELEASE;
+}
+
 FunctionCallee RuntimeABI::function(StringRef Name, Type *Ret,
                                     ArrayRef<Type *> Params) {
   FunctionType *Ty = FunctionType::get(Ret, Params, false);

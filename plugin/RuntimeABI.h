@@ -55,6 +55,12 @@ public:
   llvm::StoreInst *inlineRelease(llvm::IRBuilder<> &B,
                                  const InlineFrame &Frame);
 
+  /// Whether \p CI calls the runtime to allocate from or release the
+  /// default pool. For calls the module had before the pass (a code
+  /// generator's); demotion says which calls it made (AllocaDemotion.h).
+  bool changesDefaultPool(const llvm::CallInst &CI) const;
+  bool isRelease(const llvm::CallInst &CI) const;
+
   /// References the runtime's __scopealloc_abi_v<N> once per module (every
   /// emitted runtime use calls it), so a mismatched runtime fails to link.
   void referenceABIVersion();

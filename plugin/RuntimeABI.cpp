@@ -431,13 +431,14 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   return {Pool, Mark, Frame};
 }
 
-void RuntimeABI::inlineRelease(IRBuilder<> &B, const InlineFrame &Frame) {
-  B.CreateAlignedStore(Frame.Mark, Frame.Pool,
-                       M.getDataLayout().getPointerABIAlignment(0))
-      ->setAtomic(AtomicOrdering::Monotonic);
+StoreInst *RuntimeABI::inlineRelease(IRBuilder<> &B, const InlineFrame &Frame) {
+  StoreInst *Store = B.CreateAlignedStore(
+      Frame.Mark, Frame.Pool, M.getDataLayout().getPointerABIAlignment(0));
+  Store->setAtomic(AtomicOrdering::Monotonic);
+  return Store;
 }
 
-Value *RuntimeABI::mark(IRBuilder<> &B, StringRef Pool) {
+CallInst *RuntimeABI::mark(IRBuilder<> &B, StringRef Pool) {
   Type *Ptr = B.getPtrTy();
   if (Pool.empty())
     return B.CreateCall(function(SCOPEALLOC_SYM_MARK, Ptr, {}));
@@ -445,8 +446,8 @@ Value *RuntimeABI::mark(IRBuilder<> &B, StringRef Pool) {
                       {poolGlobal(Pool)});
 }
 
-Value *RuntimeABI::alloc(IRBuilder<> &B, StringRef Pool, Value *Bytes,
-                         Align Alignment) {
+CallInst *RuntimeABI::alloc(IRBuilder<> &B, StringRef Pool, Value *Bytes,
+                            Align Alignment) {
   Type *Ptr = B.getPtrTy();
   IntegerType *Size = sizeType();
   Value *AlignArg = ConstantInt::get(Size, Alignment.value());
@@ -464,15 +465,14 @@ Value *RuntimeABI::alloc(IRBuilder<> &B, StringRef Pool, Value *Bytes,
   return CI;
 }
 
-void RuntimeABI::release(IRBuilder<> &B, StringRef Pool, Value *Mark) {
+CallInst *RuntimeABI::release(IRBuilder<> &B, StringRef Pool, Value *Mark) {
   Type *Ptr = B.getPtrTy();
   if (Pool.empty())
-    B.CreateCall(function(SCOPEALLOC_SYM_RELEASE, B.getVoidTy(), {Ptr}),
-                 {Mark});
-  else
-    B.CreateCall(
-        function(SCOPEALLOC_SYM_POOL_RELEASE, B.getVoidTy(), {Ptr, Ptr}),
-        {poolGlobal(Pool), Mark});
+    return B.CreateCall(function(SCOPEALLOC_SYM_RELEASE, B.getVoidTy(), {Ptr}),
+                        {Mark});
+  return B.CreateCall(
+      function(SCOPEALLOC_SYM_POOL_RELEASE, B.getVoidTy(), {Ptr, Ptr}),
+      {poolGlobal(Pool), Mark});
 }
 
 } // namespace scopealloc

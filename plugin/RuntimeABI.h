@@ -22,10 +22,11 @@ public:
   /// The runtime's size_t.
   llvm::IntegerType *sizeType() const;
 
-  llvm::Value *mark(llvm::IRBuilder<> &B, llvm::StringRef Pool);
-  llvm::Value *alloc(llvm::IRBuilder<> &B, llvm::StringRef Pool,
-                     llvm::Value *Bytes, llvm::Align Alignment);
-  void release(llvm::IRBuilder<> &B, llvm::StringRef Pool, llvm::Value *Mark);
+  llvm::CallInst *mark(llvm::IRBuilder<> &B, llvm::StringRef Pool);
+  llvm::CallInst *alloc(llvm::IRBuilder<> &B, llvm::StringRef Pool,
+                        llvm::Value *Bytes, llvm::Align Alignment);
+  llvm::CallInst *release(llvm::IRBuilder<> &B, llvm::StringRef Pool,
+                          llvm::Value *Mark);
 
   /// The default pool's frame bump emitted inline (see inlineFrame).
   struct InlineFrame {
@@ -51,9 +52,12 @@ public:
   InlineFrame inlineFrame(llvm::Instruction *Before, uint64_t Size,
                           llvm::Align Alignment);
   /// The inline release: a store of \p Mark to the pool's cur.
-  void inlineRelease(llvm::IRBuilder<> &B, const InlineFrame &Frame);
+  llvm::StoreInst *inlineRelease(llvm::IRBuilder<> &B,
+                                 const InlineFrame &Frame);
 
-  /// Whether \p CI allocates from or releases the default pool.
+  /// Whether \p CI calls the runtime to allocate from or release the
+  /// default pool. For calls the module had before the pass (a code
+  /// generator's); demotion says which calls it made (AllocaDemotion.h).
   bool changesDefaultPool(const llvm::CallInst &CI) const;
   bool isRelease(const llvm::CallInst &CI) const;
 

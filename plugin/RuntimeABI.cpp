@@ -77,6 +77,12 @@ FunctionCallee RuntimeABI::function(StringRef Name, Type *Ret,
   return Callee;
 }
 
+CallInst *RuntimeABI::noteFrame(IRBuilder<> &B, Value *Frame, Value *Desc) {
+  return B.CreateCall(function(SCOPEALLOC_SYM_NOTE_FRAME, B.getVoidTy(),
+                               {B.getPtrTy(), B.getPtrTy()}),
+                      {Frame, Desc});
+}
+
 void RuntimeABI::referenceABIVersion() {
   if (M.getNamedGlobal(ABICheckName))
     return;
@@ -155,6 +161,7 @@ FunctionType *RuntimeABI::runtimeFunctionType(StringRef Name) const {
       .Case(SCOPEALLOC_SYM_POOL_MARK, Fn(Ptr, {Ptr}))
       .Case(SCOPEALLOC_SYM_POOL_ALLOC, Fn(Ptr, {Ptr, Size, Size}))
       .Case(SCOPEALLOC_SYM_POOL_RELEASE, Fn(Void, {Ptr, Ptr}))
+      .Case(SCOPEALLOC_SYM_NOTE_FRAME, Fn(Void, {Ptr, Ptr}))
       .Default(nullptr);
 }
 

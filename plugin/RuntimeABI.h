@@ -27,6 +27,11 @@ public:
                         llvm::Value *Bytes, llvm::Align Alignment);
   llvm::CallInst *release(llvm::IRBuilder<> &B, llvm::StringRef Pool,
                           llvm::Value *Mark);
+  /// Tells the runtime where an ASan build's demoted frame lives and what
+  /// is in it (\p Desc: SanitizerSupport's frame description), so reports
+  /// can name the variable.
+  llvm::CallInst *noteFrame(llvm::IRBuilder<> &B, llvm::Value *Frame,
+                            llvm::Value *Desc);
 
   /// The default pool's frame bump emitted inline (see inlineFrame).
   struct InlineFrame {

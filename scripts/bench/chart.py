@@ -34,7 +34,8 @@ def panel(ax, section):
     lo = min(ratios)
     if hi < 1.2:  # ratios near 1: zoom in so that percent differences show
         left = min(0.97, lo - 0.01)
-        ax.set_xlim(left, hi + (hi - left) * 0.35)
+        # Room on the right for the labels (with the ratio to SafeStack).
+        ax.set_xlim(left, hi + (hi - left) * 0.6)
     else:
         ax.set_xlim(0, hi * 1.3)
     unit = section["unit"]

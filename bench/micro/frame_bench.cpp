@@ -9,8 +9,9 @@
 //
 // Before timing, a self-check proves the variants are what their names say:
 // identical results, one workspace allocation per call for the demoted ones
-// and none for the others, and the SafeStack runtime set up. It exits non-zero when that fails, so ctest can
-// run the benchmark briefly without asserting any timing.
+// and none for the others, and the SafeStack runtime set up. It exits non-zero
+// when that fails, so ctest can run the benchmark briefly without asserting any
+// timing.
 #include "frame_bench_config.h"
 
 #include <benchmark/benchmark.h>

@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # ctest bench-run-script: scripts/bench/run.sh --micro --quick on the
-# existing build must write results.json with the seven frame variants
-# (positive times, the stack variant as the 1.0 baseline) and a PNG chart.
+# existing build must write results.json with the nine frame variants
+# (positive times, the stack variant as the 1.0 baseline, each ScopeAlloc
+# variant also as a ratio to its SafeStack peer), print them with a
+# "× SafeStack" column and draw a PNG chart.
 # Usage: run_quick_test.sh SOURCE_DIR BUILD_DIR OUT_DIR
 set -euo pipefail
 src=$1 build=$2 out=$3
 rm -rf "$out"
+mkdir -p "$out"
 SCOPEALLOC_BUILD_DIR=$build bash "$src/scripts/bench/run.sh" --micro --quick \
-  --no-build --out "$out" --chart "$out/bench.png"
+  --no-build --out "$out" --chart "$out/bench.png" > "$out/table.md"
+cat "$out/table.md"
+grep -q '^| benchmark | variant | CPU time | × stack / plain | × SafeStack |' "$out/table.md" ||
+  { echo "FAIL: the printed table has no × SafeStack column" >&2; exit 1; }
 python=/usr/bin/python3
 [ -x $python ] || python=python3
 "$python" - "$out/results.json" <<'PY'
@@ -16,10 +22,23 @@ results = json.load(open(sys.argv[1]))
 (micro,) = [s for s in results["sections"] if s["id"] == "micro"]
 rows = {r["name"]: r for r in micro["rows"]}
 assert sorted(rows) == ["demoted_call", "demoted_inline", "malloc",
-                        "shared_inline", "shared_inline_gd", "shared_stack",
-                        "stack"], rows
+                        "safestack", "shared_inline", "shared_inline_gd",
+                        "shared_safestack", "shared_stack", "stack"], rows
 assert all(r["value"] > 0 for r in rows.values()), rows
 assert rows["stack"]["ratio"] == 1.0, rows["stack"]
+# ScopeAlloc's frames against SafeStack's built the same way; no peer ratio
+# for the others.
+peers = {"demoted_inline": "safestack", "demoted_call": "safestack",
+         "shared_inline": "shared_safestack",
+         "shared_inline_gd": "shared_safestack"}
+for name, row in rows.items():
+    peer = peers.get(name)
+    assert row["safestack"] == peer, row
+    if peer is None:
+        assert row["safestack_ratio"] is None, row
+    else:
+        ratio = row["value"] / rows[peer]["value"]
+        assert abs(row["safestack_ratio"] - ratio) < 1e-9, row
 assert rows["demoted_inline"]["verdict"] in ("PASS", "MISS"), rows
 assert rows["shared_inline"]["verdict"] in ("PASS", "MISS"), rows
 PY

@@ -5,6 +5,7 @@
 #include "ResumePoints.h"
 #include "RuntimeABI.h"
 #include "SanitizerSupport.h"
+#include "Scope.h"
 #include "StackProtector.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -20,11 +21,15 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Local.h"
 
 #include <map>
 #include <optional>
+
+#define DEBUG_TYPE "scope-alloc-layout"
 
 using namespace llvm;
 
@@ -60,10 +65,11 @@ public:
       : F(F), DL(F.getParent()->getDataLayout()), RT(*F.getParent()),
         DIB(*F.getParent(), /*AllowUnresolved=*/false), Canaries(F) {}
 
-  void run(ArrayRef<DemotionRequest> Requests, bool StackSaveMayMoveToArena);
+  FunctionDemotion run(ArrayRef<DemotionRequest> Requests,
+                       bool StackSaveMayMoveToArena);
 
 private:
-  Value *entryMark(StringRef Pool);
+  PoolFrame &entryMark(StringRef Pool);
   void demoteStaticFrame(StringRef Pool, const FrameLayout &Layout);
   void demoteDynamic(AllocaInst *AI, StringRef Pool);
   void redirectStackSaveRestore();
@@ -76,8 +82,11 @@ private:
   /// Entry-block code goes before this instruction, in creation order, after
   /// the leading allocas so that the allocas that stay remain a static frame.
   Instruction *EntryPoint = nullptr;
-  /// The marks taken at function entry, one per pool the function uses.
-  PoolMap<Value *> Marks;
+  /// What each pool serves, in the order the marks are taken at entry:
+  /// what run() returns.
+  PoolMap<PoolFrame> Pools;
+  /// The redirected stacksave and stackrestore calls.
+  SmallVector<CallInst *, 2> StackSaves, StackRestores;
   /// The default pool's frame when it was bumped inline.
   std::optional<RuntimeABI::InlineFrame> Inline;
   /// Canaries after the demoted buffers (ssp, sspstrong, sspreq).
@@ -162,15 +171,17 @@ static void redirectDebugRecords(AllocaInst *AI, AllocaInst *Slot,
     Redirect(DVI);
 }
 
-Value *FunctionDemoter::entryMark(StringRef Pool) {
-  auto [It, Inserted] = Marks.insert({Pool.str(), nullptr});
+PoolFrame &FunctionDemoter::entryMark(StringRef Pool) {
+  auto [It, Inserted] = Pools.insert({Pool.str(), PoolFrame()});
+  PoolFrame &PF = It->second;
   if (!Inserted)
-    return It->second;
+    return PF;
+  PF.Pool = Pool.str();
   IRBuilder<> B(EntryPoint);
-  It->second = RT.mark(B, Pool);
-  It->second->setName(Pool.empty() ? "scopealloc.mark"
-                                   : "scopealloc.mark." + Pool);
-  return It->second;
+  PF.Mark = RT.mark(B, Pool);
+  PF.Mark->setName(Pool.empty() ? "scopealloc.mark"
+                                : "scopealloc.mark." + Pool);
+  return PF;
 }
 
 /// The inline bump splits the entry block; allocas that stay on the stack
@@ -185,6 +196,7 @@ static void hoistStaticAllocas(BasicBlock &Entry, Instruction *Before) {
 void FunctionDemoter::demoteStaticFrame(StringRef Pool,
                                         const FrameLayout &Layout) {
   Value *Frame;
+  PoolFrame *PF;
   // MemorySanitizer needs each frame marked uninitialised, which the inline
   // bump would skip.
   if (Pool.empty() && InlineFastPath && RuntimeABI::canInlineDefaultPool(F) &&
@@ -192,16 +204,23 @@ void FunctionDemoter::demoteStaticFrame(StringRef Pool,
     // Resume points keep the runtime calls: their bookkeeping follows calls.
     hoistStaticAllocas(F.getEntryBlock(), EntryPoint);
     Inline = RT.inlineFrame(EntryPoint, Layout.Size, Layout.Alignment);
-    Marks.insert({"", Inline->Mark});
+    PF = &Pools[""];
+    PF->Mark = Inline->Mark;
+    PF->Inline = true;
     Frame = Inline->Frame;
   } else {
-    entryMark(Pool);
+    PF = &entryMark(Pool);
     IRBuilder<> B(EntryPoint);
     Frame = RT.alloc(B, Pool, ConstantInt::get(RT.sizeType(), Layout.Size),
                      Layout.Alignment);
     Frame->setName(Pool.empty() ? "scopealloc.frame"
                                 : "scopealloc.frame." + Pool);
   }
+  PF->Frame = Frame;
+  PF->FrameSize = Layout.Size;
+  PF->FrameAlign = Layout.Alignment;
+  PF->CanaryOffsets.assign(Layout.CanaryOffsets.begin(),
+                           Layout.CanaryOffsets.end());
   IRBuilder<> B(EntryPoint);
   if (isMSanInstrumented(F))
     poisonForMSan(B, Frame, B.getInt64(Layout.Size));
@@ -233,6 +252,9 @@ void FunctionDemoter::demoteStaticFrame(StringRef Pool,
     if (FrameSlot)
       redirectDebugRecords(AI, FrameSlot, Offset, DIB, EntryPoint);
     Value *Ptr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Frame, Offset);
+    PF->Statics.push_back({AI->getName().str(), Ptr, Offset,
+                           AI->getAllocationSize(DL)->getFixedValue(),
+                           AI->getAlign()});
     replaceAlloca(AI, Ptr);
   }
 
@@ -241,10 +263,11 @@ void FunctionDemoter::demoteStaticFrame(StringRef Pool,
     CanaryAddrs.push_back(B.CreateConstInBoundsGEP1_64(
         B.getInt8Ty(), Frame, Offset, "scopealloc.canary.addr"));
   Canaries.place(EntryPoint, CanaryAddrs);
+  PF->CanaryAddresses.assign(CanaryAddrs.begin(), CanaryAddrs.end());
 }
 
 void FunctionDemoter::demoteDynamic(AllocaInst *AI, StringRef Pool) {
-  entryMark(Pool);
+  PoolFrame &PF = entryMark(Pool);
   IRBuilder<> B(AI);
   Type *SizeTy = RT.sizeType();
   Value *Count = B.CreateZExtOrTrunc(AI->getArraySize(), SizeTy);
@@ -253,18 +276,23 @@ void FunctionDemoter::demoteDynamic(AllocaInst *AI, StringRef Pool) {
                      ? Count
                      : B.CreateMul(Count, ConstantInt::get(SizeTy, ElemSize));
   uint64_t CanarySize = DemotedCanaries::size(F);
-  Value *Ptr = RT.alloc(
+  CallInst *Ptr = RT.alloc(
       B, Pool,
       CanarySize ? B.CreateAdd(Bytes, ConstantInt::get(SizeTy, CanarySize))
                  : Bytes,
       AI->getAlign());
+  DemotedDynamic &D = PF.Dynamic.emplace_back();
+  D.Name = AI->getName().str();
+  D.Alloc = Ptr;
+  D.Bytes = Bytes;
+  D.Alignment = AI->getAlign();
   if (isMSanInstrumented(F))
     poisonForMSan(B, Ptr, Bytes);
-  if (CanarySize)
-    Canaries.placeDynamic(EntryPoint, AI,
-                          B.CreateInBoundsGEP(B.getInt8Ty(), Ptr, Bytes,
-                                              "scopealloc.canary.addr"),
-                          Pool.empty());
+  if (CanarySize) {
+    D.CanaryAddress = B.CreateInBoundsGEP(B.getInt8Ty(), Ptr, Bytes,
+                                          "scopealloc.canary.addr");
+    Canaries.placeDynamic(EntryPoint, AI, D.CanaryAddress, Pool.empty());
+  }
   replaceDbgDeclare(AI, Ptr, DIB, DIExpression::ApplyOffset, 0);
   replaceAlloca(AI, Ptr);
 }
@@ -282,13 +310,14 @@ void FunctionDemoter::redirectStackSaveRestore() {
   for (IntrinsicInst *II : SaveRestore) {
     if (II->getIntrinsicID() == Intrinsic::stacksave) {
       IRBuilder<> B(II);
-      Value *Mark = RT.mark(B, "");
+      CallInst *Mark = RT.mark(B, "");
       Mark->takeName(II);
       II->replaceAllUsesWith(Mark);
+      StackSaves.push_back(Mark);
     } else {
       Canaries.checkBeforeRestore(II, II->getArgOperand(0));
       IRBuilder<> B(II);
-      RT.release(B, "", II->getArgOperand(0));
+      StackRestores.push_back(RT.release(B, "", II->getArgOperand(0)));
     }
     II->eraseFromParent();
   }
@@ -309,17 +338,19 @@ void FunctionDemoter::releaseOnEveryExit() {
     Canaries.checkBefore(Exit);
     IRBuilder<> B(Exit);
     // Newest pool first, mirroring the order the marks were taken.
-    for (auto &[Pool, Mark] : reverse(Marks)) {
-      if (Pool.empty() && Inline)
-        RT.inlineRelease(B, *Inline);
+    for (auto &[Pool, PF] : reverse(Pools)) {
+      Instruction *Release;
+      if (PF.Inline)
+        Release = RT.inlineRelease(B, *Inline);
       else
-        RT.release(B, Pool, Mark);
+        Release = RT.release(B, Pool, PF.Mark);
+      PF.Releases.push_back(Release);
     }
   }
 }
 
-void FunctionDemoter::run(ArrayRef<DemotionRequest> Requests,
-                          bool StackSaveMayMoveToArena) {
+FunctionDemotion FunctionDemoter::run(ArrayRef<DemotionRequest> Requests,
+                                      bool StackSaveMayMoveToArena) {
   PoolMap<SmallVector<AllocaInst *, 8>> StaticByPool;
   SmallVector<const DemotionRequest *, 4> Dynamic;
   bool DefaultPoolDynamic = false;
@@ -348,12 +379,69 @@ void FunctionDemoter::run(ArrayRef<DemotionRequest> Requests,
   if (DefaultPoolDynamic && StackSaveMayMoveToArena)
     redirectStackSaveRestore();
   releaseOnEveryExit();
+
+  FunctionDemotion Result;
+  for (auto &[Pool, PF] : Pools)
+    Result.Pools.push_back(std::move(PF));
+  Result.StackSaves = std::move(StackSaves);
+  Result.StackRestores = std::move(StackRestores);
+  LLVM_DEBUG(dbgs() << "demoted in " << F.getName() << ":\n";
+             Result.print(dbgs()));
+  return Result;
 }
 
-void demoteAllocas(Function &F, ArrayRef<DemotionRequest> Requests,
-                   bool StackSaveMayMoveToArena) {
-  if (!Requests.empty())
-    FunctionDemoter(F).run(Requests, StackSaveMayMoveToArena);
+const PoolFrame *FunctionDemotion::pool(StringRef Pool) const {
+  for (const PoolFrame &PF : Pools)
+    if (PF.Pool == Pool)
+      return &PF;
+  return nullptr;
+}
+
+SmallVector<FunctionDemotion::TopChange, 8>
+FunctionDemotion::defaultPoolChanges() const {
+  SmallVector<TopChange, 8> Changes;
+  for (CallInst *Restore : StackRestores)
+    Changes.push_back({Restore, Restore->getArgOperand(0)});
+  const PoolFrame *Default = pool("");
+  if (!Default)
+    return Changes;
+  assert(!Default->Inline && "an inline bump changes the pool without calls");
+  if (Default->Frame)
+    Changes.push_back({cast<CallInst>(Default->Frame), nullptr});
+  for (const DemotedDynamic &D : Default->Dynamic)
+    Changes.push_back({D.Alloc, nullptr});
+  for (Instruction *Release : Default->Releases)
+    Changes.push_back({cast<CallInst>(Release), Default->Mark});
+  return Changes;
+}
+
+void FunctionDemotion::print(raw_ostream &OS) const {
+  auto Name = [](StringRef N) { return N.empty() ? "<unnamed>" : N; };
+  for (const PoolFrame &PF : Pools) {
+    OS << "  pool " << (PF.Pool.empty() ? DefaultPoolName : PF.Pool);
+    if (PF.Frame)
+      OS << ": frame of " << PF.FrameSize << " bytes, align "
+         << PF.FrameAlign.value() << (PF.Inline ? ", inline" : "");
+    OS << ", " << PF.Releases.size() << " releases\n";
+    for (const DemotedStatic &S : PF.Statics)
+      OS << "    %" << Name(S.Name) << " at " << S.Offset << ", " << S.Size
+         << " bytes, align " << S.Alignment.value() << "\n";
+    for (uint64_t Offset : PF.CanaryOffsets)
+      OS << "    canary at " << Offset << "\n";
+    for (const DemotedDynamic &D : PF.Dynamic)
+      OS << "    %" << Name(D.Name) << " dynamic, align " << D.Alignment.value()
+         << (D.CanaryAddress ? ", canary" : "") << "\n";
+  }
+  if (!StackSaves.empty() || !StackRestores.empty())
+    OS << "  stacksave/stackrestore: " << StackSaves.size() << "/"
+       << StackRestores.size() << " redirected to the default pool\n";
+}
+
+FunctionDemotion demoteAllocas(Function &F, ArrayRef<DemotionRequest> Requests,
+                               bool StackSaveMayMoveToArena) {
+  if (Requests.empty())
+    return {};
+  return FunctionDemoter(F).run(Requests, StackSaveMayMoveToArena);
 }
 
 } // namespace scopealloc

@@ -1,7 +1,7 @@
 //===- Report.cpp - The per-module JSON report of placement decisions -----===//
 #include "Report.h"
+#include "AllocaDemotion.h"
 #include "Diagnostics.h"
-#include "FrameLayout.h"
 #include "StackPolicy.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -120,9 +120,6 @@ void ModuleReport::addFunction(const Function &F, const StackPolicy &Policy,
   }
   FR.Policy = Policy;
   ReportTotals &T = FR.Totals;
-  // The static allocas that move share one frame per pool: its size (with
-  // padding, and sharing between disjoint lifetimes) is what a call bumps.
-  std::map<std::string, SmallVector<AllocaInst *, 8>> FramePerPool;
   for (const AllocaDecision &D : Decisions) {
     AllocationRecord R = recordAllocation(D);
     unsigned Index = decisionIndex(D.Action);
@@ -132,18 +129,32 @@ void ModuleReport::addFunction(const Function &F, const StackPolicy &Policy,
     ++P.Allocations;
     if (R.Static) {
       P.Bytes += *R.Size;
-      if (R.Pool)
-        FramePerPool[*R.Pool].push_back(D.Alloca);
     } else {
       ++T.Dynamic[Index];
       ++P.Dynamic;
     }
     FR.Allocations.push_back(std::move(R));
   }
-  for (auto &[Pool, Allocas] : FramePerPool)
-    T.Pools[Pool].FrameBytes = layoutFrame(F, Allocas).Size;
   Totals.add(T);
   Functions.push_back(std::move(FR));
+}
+
+void ModuleReport::addDemotion(const Function &F,
+                               const FunctionDemotion &Demotion) {
+  if (Demotion.empty())
+    return;
+  assert(!Functions.empty() && Functions.back().Name == F.getName() &&
+         "a function's demotion is recorded after its decisions");
+  ReportTotals &T = Functions.back().Totals;
+  // The static allocas that move share one frame per pool: its size is what
+  // a call bumps.
+  for (const PoolFrame &PF : Demotion.Pools) {
+    if (!PF.Frame)
+      continue;
+    std::string Pool = poolName(PF.Pool);
+    T.Pools[Pool].FrameBytes += PF.FrameSize;
+    Totals.Pools[Pool].FrameBytes += PF.FrameSize;
+  }
 }
 
 void ModuleReport::addFailedFunction(const Function &F) {

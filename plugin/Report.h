@@ -30,6 +30,8 @@ class raw_ostream;
 
 namespace scopealloc {
 
+struct FunctionDemotion;
+
 /// Written into every report; bump the version when a field changes meaning
 /// or disappears (adding a field keeps it).
 inline constexpr const char *ReportSchemaName = "scopealloc-report";
@@ -43,8 +45,9 @@ bool reportRequested();
 struct ReportTotals {
   struct Place {
     uint64_t Bytes = 0; ///< static allocations, summed
-    uint64_t FrameBytes =
-        0; ///< pools: the one bump per call (padding, sharing)
+    /// Pools: the one bump per call (padding, sharing, canaries), as
+    /// demotion laid the frame out.
+    uint64_t FrameBytes = 0;
     uint64_t Allocations = 0;
     uint64_t Dynamic = 0;
   };
@@ -86,6 +89,9 @@ public:
   /// allocas, their debug records and lifetime markers are read here).
   void addFunction(const llvm::Function &F, const StackPolicy &Policy,
                    llvm::ArrayRef<AllocaDecision> Decisions);
+  /// Records how they were carried out: each pool's frame bytes, from the
+  /// layout demotion chose. Call right after demoting \p F.
+  void addDemotion(const llvm::Function &F, const FunctionDemotion &Demotion);
   /// \p F reported an error; the compile fails, the report says which.
   void addFailedFunction(const llvm::Function &F);
   /// The target's policy leaves a function alone (GPU targets).

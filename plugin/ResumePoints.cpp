@@ -1,13 +1,19 @@
 //===- ResumePoints.cpp - Restore the arena where execution resumes -------===//
 #include "ResumePoints.h"
+#include "AllocaDemotion.h"
 #include "RuntimeABI.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE "scope-alloc-resume-points"
 
 using namespace llvm;
 
@@ -46,7 +52,7 @@ bool hasResumePoints(const Function &F) {
   return false;
 }
 
-void restoreArenaAtResumePoints(Function &F) {
+void restoreArenaAtResumePoints(Function &F, const FunctionDemotion &Demotion) {
   RuntimeABI RT(*F.getParent());
   Type *PtrTy = PointerType::getUnqual(F.getContext());
   IRBuilder<> B(&F.getEntryBlock(), F.getEntryBlock().begin());
@@ -60,9 +66,14 @@ void restoreArenaAtResumePoints(Function &F) {
     At.CreateAlignedStore(Top, Slot, SlotAlign, /*isVolatile=*/true);
   };
 
-  // The frame's own changes of the default pool: its allocs move the top up,
-  // its releases (stackrestore, returns) move it down.
-  SmallVector<CallInst *, 8> Changes;
+  // The frame's own changes of the default pool, as demotion made them: its
+  // allocs move the top up, its releases (stackrestore, returns) move it
+  // down.
+  SmallVector<FunctionDemotion::TopChange, 8> Changes =
+      Demotion.defaultPoolChanges();
+  SmallPtrSet<const CallInst *, 8> Made;
+  for (const FunctionDemotion::TopChange &C : Changes)
+    Made.insert(C.Call);
   SmallVector<Instruction *, 8> ResumePoints;
   SmallVector<Instruction *, 4> Suspends;
   Instruction *CoroBegin = nullptr;
@@ -72,8 +83,12 @@ void restoreArenaAtResumePoints(Function &F) {
     if (auto *II = dyn_cast<IntrinsicInst>(&I);
         II && II->getIntrinsicID() == Intrinsic::coro_begin)
       CoroBegin = II;
-    if (auto *CI = dyn_cast<CallInst>(&I); CI && RT.changesDefaultPool(*CI))
-      Changes.push_back(CI);
+    // Runtime calls the function had before (a code generator's) change the
+    // top too; only the runtime's names tell them.
+    if (auto *CI = dyn_cast<CallInst>(&I);
+        CI && !Made.contains(CI) && RT.changesDefaultPool(*CI))
+      Changes.push_back(
+          {CI, RT.isRelease(*CI) ? CI->getArgOperand(0) : nullptr});
     if (auto *LP = dyn_cast<LandingPadInst>(&I); LP && catches(*LP))
       ResumePoints.push_back(LP);
     else if (returnsTwice(I) && isa<CallInst>(I))
@@ -92,11 +107,14 @@ void restoreArenaAtResumePoints(Function &F) {
     IRBuilder<> After(S->getNextNode());
     Remember(After, RT.mark(After, ""));
   }
-  for (CallInst *CI : Changes) {
-    IRBuilder<> After(CI->getNextNode());
-    Remember(After,
-             RT.isRelease(*CI) ? CI->getArgOperand(0) : RT.mark(After, ""));
+  for (auto [Call, ReleasedTo] : Changes) {
+    IRBuilder<> After(Call->getNextNode());
+    Remember(After, ReleasedTo ? ReleasedTo : RT.mark(After, ""));
   }
+  LLVM_DEBUG(dbgs() << "resume points of " << F.getName() << ": "
+                    << ResumePoints.size() << ", following " << Changes.size()
+                    << " changes of the default pool, " << Suspends.size()
+                    << " suspensions\n");
   for (Instruction *I : ResumePoints) {
     IRBuilder<> After(&*I->getParent()->getFirstInsertionPt());
     if (!isa<LandingPadInst>(I))

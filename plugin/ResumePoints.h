@@ -20,13 +20,18 @@ class Function;
 
 namespace scopealloc {
 
+struct FunctionDemotion;
+
 /// True when \p F has a landing pad with catch or filter clauses, or calls a
 /// returns_twice function (setjmp, sigsetjmp, ...).
 bool hasResumePoints(const llvm::Function &F);
 
-/// Adds the expected-top slot and the restores. Runs after demotion: every
-/// default-pool alloc and release of \p F updates the slot.
-void restoreArenaAtResumePoints(llvm::Function &F);
+/// Adds the expected-top slot and the restores. Runs after demotion, which
+/// says in \p Demotion which of its calls move the default pool; each of
+/// those, and each runtime call of the default pool \p F had before,
+/// updates the slot.
+void restoreArenaAtResumePoints(llvm::Function &F,
+                                const FunctionDemotion &Demotion);
 
 } // namespace scopealloc
 

@@ -77,6 +77,12 @@ FunctionCallee RuntimeABI::function(StringRef Name, Type *Ret,
   return Callee;
 }
 
+CallInst *RuntimeABI::noteFrame(IRBuilder<> &B, Value *Frame, Value *Desc) {
+  return B.CreateCall(function(SCOPEALLOC_SYM_NOTE_FRAME, B.getVoidTy(),
+                               {B.getPtrTy(), B.getPtrTy()}),
+                      {Frame, Desc});
+}
+
 void RuntimeABI::referenceABIVersion() {
   if (M.getNamedGlobal(ABICheckName))
     return;
@@ -155,6 +161,7 @@ FunctionType *RuntimeABI::runtimeFunctionType(StringRef Name) const {
       .Case(SCOPEALLOC_SYM_POOL_MARK, Fn(Ptr, {Ptr}))
       .Case(SCOPEALLOC_SYM_POOL_ALLOC, Fn(Ptr, {Ptr, Size, Size}))
       .Case(SCOPEALLOC_SYM_POOL_RELEASE, Fn(Void, {Ptr, Ptr}))
+      .Case(SCOPEALLOC_SYM_NOTE_FRAME, Fn(Void, {Ptr, Ptr}))
       .Default(nullptr);
 }
 
@@ -431,13 +438,14 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   return {Pool, Mark, Frame};
 }
 
-void RuntimeABI::inlineRelease(IRBuilder<> &B, const InlineFrame &Frame) {
-  B.CreateAlignedStore(Frame.Mark, Frame.Pool,
-                       M.getDataLayout().getPointerABIAlignment(0))
-      ->setAtomic(AtomicOrdering::Monotonic);
+StoreInst *RuntimeABI::inlineRelease(IRBuilder<> &B, const InlineFrame &Frame) {
+  StoreInst *Store = B.CreateAlignedStore(
+      Frame.Mark, Frame.Pool, M.getDataLayout().getPointerABIAlignment(0));
+  Store->setAtomic(AtomicOrdering::Monotonic);
+  return Store;
 }
 
-Value *RuntimeABI::mark(IRBuilder<> &B, StringRef Pool) {
+CallInst *RuntimeABI::mark(IRBuilder<> &B, StringRef Pool) {
   Type *Ptr = B.getPtrTy();
   if (Pool.empty())
     return B.CreateCall(function(SCOPEALLOC_SYM_MARK, Ptr, {}));
@@ -445,8 +453,8 @@ Value *RuntimeABI::mark(IRBuilder<> &B, StringRef Pool) {
                       {poolGlobal(Pool)});
 }
 
-Value *RuntimeABI::alloc(IRBuilder<> &B, StringRef Pool, Value *Bytes,
-                         Align Alignment) {
+CallInst *RuntimeABI::alloc(IRBuilder<> &B, StringRef Pool, Value *Bytes,
+                            Align Alignment) {
   Type *Ptr = B.getPtrTy();
   IntegerType *Size = sizeType();
   Value *AlignArg = ConstantInt::get(Size, Alignment.value());
@@ -464,15 +472,14 @@ Value *RuntimeABI::alloc(IRBuilder<> &B, StringRef Pool, Value *Bytes,
   return CI;
 }
 
-void RuntimeABI::release(IRBuilder<> &B, StringRef Pool, Value *Mark) {
+CallInst *RuntimeABI::release(IRBuilder<> &B, StringRef Pool, Value *Mark) {
   Type *Ptr = B.getPtrTy();
   if (Pool.empty())
-    B.CreateCall(function(SCOPEALLOC_SYM_RELEASE, B.getVoidTy(), {Ptr}),
-                 {Mark});
-  else
-    B.CreateCall(
-        function(SCOPEALLOC_SYM_POOL_RELEASE, B.getVoidTy(), {Ptr, Ptr}),
-        {poolGlobal(Pool), Mark});
+    return B.CreateCall(function(SCOPEALLOC_SYM_RELEASE, B.getVoidTy(), {Ptr}),
+                        {Mark});
+  return B.CreateCall(
+      function(SCOPEALLOC_SYM_POOL_RELEASE, B.getVoidTy(), {Ptr, Ptr}),
+      {poolGlobal(Pool), Mark});
 }
 
 } // namespace scopealloc

@@ -22,10 +22,16 @@ public:
   /// The runtime's size_t.
   llvm::IntegerType *sizeType() const;
 
-  llvm::Value *mark(llvm::IRBuilder<> &B, llvm::StringRef Pool);
-  llvm::Value *alloc(llvm::IRBuilder<> &B, llvm::StringRef Pool,
-                     llvm::Value *Bytes, llvm::Align Alignment);
-  void release(llvm::IRBuilder<> &B, llvm::StringRef Pool, llvm::Value *Mark);
+  llvm::CallInst *mark(llvm::IRBuilder<> &B, llvm::StringRef Pool);
+  llvm::CallInst *alloc(llvm::IRBuilder<> &B, llvm::StringRef Pool,
+                        llvm::Value *Bytes, llvm::Align Alignment);
+  llvm::CallInst *release(llvm::IRBuilder<> &B, llvm::StringRef Pool,
+                          llvm::Value *Mark);
+  /// Tells the runtime where an ASan build's demoted frame lives and what
+  /// is in it (\p Desc: SanitizerSupport's frame description), so reports
+  /// can name the variable.
+  llvm::CallInst *noteFrame(llvm::IRBuilder<> &B, llvm::Value *Frame,
+                            llvm::Value *Desc);
 
   /// The default pool's frame bump emitted inline (see inlineFrame).
   struct InlineFrame {
@@ -51,9 +57,12 @@ public:
   InlineFrame inlineFrame(llvm::Instruction *Before, uint64_t Size,
                           llvm::Align Alignment);
   /// The inline release: a store of \p Mark to the pool's cur.
-  void inlineRelease(llvm::IRBuilder<> &B, const InlineFrame &Frame);
+  llvm::StoreInst *inlineRelease(llvm::IRBuilder<> &B,
+                                 const InlineFrame &Frame);
 
-  /// Whether \p CI allocates from or releases the default pool.
+  /// Whether \p CI calls the runtime to allocate from or release the
+  /// default pool. For calls the module had before the pass (a code
+  /// generator's); demotion says which calls it made (AllocaDemotion.h).
   bool changesDefaultPool(const llvm::CallInst &CI) const;
   bool isRelease(const llvm::CallInst &CI) const;
 

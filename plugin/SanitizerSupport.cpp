@@ -1,5 +1,6 @@
 //===- SanitizerSupport.cpp - Demoted frames seen by sanitizers -----------===//
 #include "SanitizerSupport.h"
+#include "RuntimeABI.h"
 
 #include "scopealloc/abi_constants.h"
 
@@ -86,11 +87,7 @@ void noteFrameForASan(IRBuilder<> &B, Function &F, Value *Frame,
     MD.NoAddress = true;
     GV->setSanitizerMetadata(MD);
   }
-  FunctionCallee Note =
-      M.getOrInsertFunction(SCOPEALLOC_SYM_NOTE_FRAME, B.getVoidTy(), Ptr, Ptr);
-  if (auto *Decl = dyn_cast<Function>(Note.getCallee()))
-    Decl->setDoesNotThrow();
-  B.CreateCall(Note, {Frame, Desc});
+  RuntimeABI(M).noteFrame(B, Frame, Desc);
 }
 
 } // namespace scopealloc

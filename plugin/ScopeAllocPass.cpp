@@ -195,12 +195,15 @@ static bool runOnFunction(Function &F, FunctionAnalysisManager &FAM,
     if (D.Action == AllocaDecision::Demote)
       Requests.push_back({D.Alloca, D.Pool});
   }
-  demoteAllocas(F, Requests, Planner.stackSaveMayMoveToArena());
+  FunctionDemotion Demotion =
+      demoteAllocas(F, Requests, Planner.stackSaveMayMoveToArena());
+  if (Report)
+    Report->addDemotion(F, Demotion);
   // Also in frames that moved nothing: a catch or setjmp here must free what
   // the frames it skipped took.
   bool Resumes = hasResumePoints(F);
   if (Resumes)
-    restoreArenaAtResumePoints(F);
+    restoreArenaAtResumePoints(F, Demotion);
   return !Requests.empty() || Resumes;
 }
 

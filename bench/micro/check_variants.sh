@@ -2,6 +2,9 @@
 # Checks that the frame benchmark's variants were built as their names say,
 # from their object files:
 #   frame_stack           a stack frame that holds the buffer, no runtime;
+#   frame_safestack       SafeStack: a small frame, the unsafe stack pointer
+#                         (__safestack_unsafe_stack_ptr) referenced, not
+#                         ScopeAlloc's runtime;
 #   frame_demoted_inline  a small frame, the workspace runtime referenced
 #                         (with the inline fast path: the thread's pool,
 #                         __scopealloc_tls_pool);
@@ -10,6 +13,8 @@
 #   frame_malloc          malloc and free called;
 #   frame_shared_stack    (frame_shared_*.pic.o, compiled -fPIC for a shared
 #                         library) like frame_stack;
+#   frame_shared_safestack  like frame_safestack, the unsafe stack pointer
+#                         reached with initial-exec TLS;
 #   frame_shared_inline   a small frame, __scopealloc_tls_pool reached with
 #                         initial-exec TLS (a GOT TP-offset relocation, no
 #                         __tls_get_addr);
@@ -42,7 +47,14 @@ fast_path=$(sed -n 's/.*FRAME_BENCH_HAVE_FAST_PATH_OPTION \([01]\).*/\1/p' "$dir
 stack_min=$((bytes - 128))
 small=256
 
-for v in stack demoted_inline demoted_call malloc; do
+# SafeStack's frame: the buffer is off the machine stack, on the unsafe one.
+check_safestack() { # NAME OBJECT SIZE
+  [ "$3" -le "$small" ] || fail "$1's frame is $3 bytes, expected the buffer on the unsafe stack (<= $small)"
+  refers "$2" __safestack_unsafe_stack_ptr || fail "$1 does not use __safestack_unsafe_stack_ptr (not built with -fsanitize=safe-stack?)"
+  if undefined "$2" | grep -q '^__scopealloc'; then fail "$1 refers to the ScopeAlloc runtime"; fi
+}
+
+for v in stack safestack demoted_inline demoted_call malloc; do
   obj=$dir/frame_$v.o
   [ -f "$obj" ] || { fail "$obj is missing"; continue; }
   size=$(frame_bytes "$obj")
@@ -50,7 +62,10 @@ for v in stack demoted_inline demoted_call malloc; do
   case $v in
     stack)
       [ "$size" -ge "$stack_min" ] || fail "frame_stack's frame is $size bytes, expected >= $stack_min"
-      if undefined "$obj" | grep -q '^__scopealloc'; then fail "frame_stack refers to the runtime"; fi ;;
+      if undefined "$obj" | grep -q '^__scopealloc'; then fail "frame_stack refers to the runtime"; fi
+      if refers "$obj" __safestack_unsafe_stack_ptr; then fail "frame_stack uses the unsafe stack"; fi ;;
+    safestack)
+      check_safestack frame_safestack "$obj" "$size" ;;
     demoted_*)
       [ "$size" -le "$small" ] || fail "frame_$v's frame is $size bytes, expected the buffer demoted (<= $small)" ;;&
     demoted_inline)
@@ -66,20 +81,28 @@ for v in stack demoted_inline demoted_call malloc; do
       refers "$obj" malloc && refers "$obj" free || fail "frame_malloc does not call malloc and free" ;;
   esac
 done
-# Relocation types against __scopealloc_tls_pool (x86-64: R_X86_64_GOTTPOFF
-# for initial-exec, R_X86_64_TLSGD for general-dynamic; AArch64:
+# Relocation types against a TLS variable (x86-64: R_X86_64_GOTTPOFF for
+# initial-exec, R_X86_64_TLSGD for general-dynamic; AArch64:
 # R_AARCH64_TLSIE_* and R_AARCH64_TLSDESC_*).
-tls_relocs() { "$bin/llvm-objdump" -r "$1" | awk '/__scopealloc_tls_pool/ {print $2}' | sort -u | tr '\n' ' '; }
-for v in shared_stack shared_inline shared_inline_gd; do
+tls_relocs() { # OBJECT SYMBOL
+  "$bin/llvm-objdump" -r "$1" | awk -v sym="$2" '$3 == sym || index($3, sym "-") == 1 || index($3, sym "+") == 1 {print $2}' |
+    sort -u | tr '\n' ' '
+}
+for v in shared_stack shared_safestack shared_inline shared_inline_gd; do
   obj=$dir/frame_$v.pic.o
   [ -f "$obj" ] || { fail "$obj is missing"; continue; }
   size=$(frame_bytes "$obj")
-  relocs=$(tls_relocs "$obj")
+  relocs=$(tls_relocs "$obj" __scopealloc_tls_pool)
+  [ $v != shared_safestack ] || relocs=$(tls_relocs "$obj" __safestack_unsafe_stack_ptr)
   echo "frame_$v (PIC): stack frame $size bytes; undefined: $(undefined "$obj" | tr '\n' ' '); TLS relocations: ${relocs:-none}"
   case $v in
     shared_stack)
       [ "$size" -ge "$stack_min" ] || fail "frame_shared_stack's frame is $size bytes, expected >= $stack_min"
       if undefined "$obj" | grep -q '^__scopealloc'; then fail "frame_shared_stack refers to the runtime"; fi
+      continue ;;
+    shared_safestack)
+      check_safestack frame_shared_safestack "$obj" "$size"
+      case $relocs in *TLSGD*|*TLSDESC*|*TLSLD*) fail "frame_shared_safestack reaches the unsafe stack pointer with dynamic TLS ($relocs), expected initial-exec" ;; esac
       continue ;;
   esac
   [ "$size" -le "$small" ] || fail "frame_$v's frame is $size bytes, expected the buffer demoted (<= $small)"

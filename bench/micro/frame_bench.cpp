@@ -1,15 +1,17 @@
 // Frame benchmark: the cost of one call of a function with a 2 KiB buffer
-// when the buffer is on the stack, demoted to the workspace (inline fast
-// path, or runtime calls), or taken from malloc; and the stack and demoted
-// frames again in PIC shared libraries (libframe_shared_*.so, the arena
-// pointer reached with initial-exec or general-dynamic TLS). All variants
-// are the same C source (frames.c) and run in this one process, so the
-// ratios against the stack variant compare like with like.
+// when the buffer is on the stack, on LLVM SafeStack's unsafe stack (the
+// peer, issue 15), demoted to the workspace (inline fast path, or runtime
+// calls), or taken from malloc; and the stack, SafeStack and demoted frames
+// again in PIC shared libraries (libframe_shared_*.so, the arena pointer
+// reached with initial-exec or general-dynamic TLS). All variants are the
+// same C source (frames.c) and run in this one process, so the ratios
+// against the stack and SafeStack variants compare like with like.
 //
 // Before timing, a self-check proves the variants are what their names say:
 // identical results, one workspace allocation per call for the demoted ones
-// and none for the others. It exits non-zero when that fails, so ctest can
-// run the benchmark briefly without asserting any timing.
+// and none for the others, and the SafeStack runtime set up. It exits non-zero
+// when that fails, so ctest can run the benchmark briefly without asserting any
+// timing.
 #include "frame_bench_config.h"
 
 #include <benchmark/benchmark.h>
@@ -23,12 +25,17 @@
 
 extern "C" {
 uint32_t frame_stack(uint32_t seed);
+uint32_t frame_safestack(uint32_t seed);
 uint32_t frame_demoted_inline(uint32_t seed);
 uint32_t frame_demoted_call(uint32_t seed);
 uint32_t frame_malloc(uint32_t seed);
 uint32_t frame_shared_stack(uint32_t seed);
+uint32_t frame_shared_safestack(uint32_t seed);
 uint32_t frame_shared_inline(uint32_t seed);
 uint32_t frame_shared_inline_gd(uint32_t seed);
+// The thread's unsafe stack top, defined by the SafeStack runtime linked in
+// (bench/CMakeLists.txt) and set before main by its __safestack_init.
+extern __thread void *__safestack_unsafe_stack_ptr;
 }
 
 namespace {
@@ -42,17 +49,19 @@ constexpr double DemotedFrameTarget = 1.3;
 struct Variant {
   const char *Name;
   uint32_t (*Fn)(uint32_t);
-  uint64_t WorkspaceAllocsPerCall;
+  uint64_t WorkspaceAllocsPerCall; // 1 exactly for ScopeAlloc's frames
   bool HasTarget;
   bool InSharedLibrary;
 };
 
 const Variant Variants[] = {
     {"stack", frame_stack, 0, false, false},
+    {"safestack", frame_safestack, 0, false, false},
     {"demoted_inline", frame_demoted_inline, 1, true, false},
     {"demoted_call", frame_demoted_call, 1, false, false},
     {"malloc", frame_malloc, 0, false, false},
     {"shared_stack", frame_shared_stack, 0, false, true},
+    {"shared_safestack", frame_shared_safestack, 0, false, true},
     {"shared_inline", frame_shared_inline, 1, true, true},
     {"shared_inline_gd", frame_shared_inline_gd, 1, false, true},
 };
@@ -67,6 +76,14 @@ uint64_t workspaceAllocs() {
 // variants: otherwise the timings below would compare different things.
 bool selfCheck() {
   constexpr uint32_t Calls = 1000;
+  // Without the runtime's set-up the SafeStack frames would write below
+  // address 0 (a link without -u __safestack_init, say).
+  if (!__safestack_unsafe_stack_ptr) {
+    std::fprintf(stderr, "frame_bench: __safestack_unsafe_stack_ptr is null: "
+                         "the SafeStack runtime (__safestack_init) did not "
+                         "run, frame_safestack cannot be called\n");
+    return false;
+  }
   bool Ok = true;
   for (const Variant &V : Variants) {
     uint64_t Before = workspaceAllocs();
@@ -143,21 +160,29 @@ int main(int Argc, char **Argv) {
   benchmark::RunSpecifiedBenchmarks(&Reporter);
   benchmark::Shutdown();
 
-  double StackNs, SharedStackNs;
+  double StackNs;
   if (!Reporter.timeOf("frame/stack", StackNs) || StackNs <= 0) {
     std::fprintf(stderr, "frame_bench: no time for frame/stack "
                          "(filtered out?), no ratios\n");
     return 0;
   }
-  bool HaveSharedStack =
-      Reporter.timeOf("frame/shared_stack", SharedStackNs) && SharedStackNs > 0;
-  std::printf("\nframe with a %d-byte buffer, ratio to the stack frame "
-              "(target: demoted_inline and shared_inline <= %.1fx); "
-              "shared_*: in a PIC shared library, also as a ratio to its "
-              "stack frame\n",
+  // The peers of a variant: the stack and SafeStack frames built the same
+  // way (in the executable, or in a PIC shared library); 0 when filtered out.
+  auto peerNs = [&](const Variant &V, const char *Kind) {
+    double Ns = 0;
+    Reporter.timeOf(std::string("frame/") +
+                        (V.InSharedLibrary ? "shared_" : "") + Kind,
+                    Ns);
+    return Ns;
+  };
+  std::printf("\nframe with a %d-byte buffer, CPU time as a ratio to the "
+              "stack frame (target: demoted_inline and shared_inline <= "
+              "%.1fx) and, for ScopeAlloc's frames, to SafeStack's; shared_*: "
+              "in a PIC shared library, also as a ratio to its stack frame "
+              "and SafeStack's there\n",
               FRAME_BUFFER_BYTES, DemotedFrameTarget);
-  std::printf("%-16s %10s %8s  %-6s %s\n", "variant", "CPU ns", "ratio",
-              "target", "ratio to shared_stack");
+  std::printf("%-16s %10s %8s  %-6s %11s %14s\n", "variant", "CPU ns",
+              "x stack", "target", "x safestack", "x shared_stack");
   for (const Variant &V : Variants) {
     double Ns;
     if (!Reporter.timeOf(std::string("frame/") + V.Name, Ns))
@@ -167,8 +192,13 @@ int main(int Argc, char **Argv) {
                           : Ratio <= DemotedFrameTarget ? "PASS"
                                                         : "MISS";
     std::printf("%-16s %10.2f %7.2fx  %-6s", V.Name, Ns, Ratio, Verdict);
-    if (V.InSharedLibrary && HaveSharedStack)
-      std::printf(" %.2fx", Ns / SharedStackNs);
+    double SafeNs = peerNs(V, "safestack"), SharedStackNs = peerNs(V, "stack");
+    if (V.WorkspaceAllocsPerCall && SafeNs > 0)
+      std::printf(" %10.2fx", Ns / SafeNs);
+    else
+      std::printf(" %11s", "");
+    if (V.InSharedLibrary && SharedStackNs > 0)
+      std::printf(" %13.2fx", Ns / SharedStackNs);
     std::printf("\n");
   }
   if (!FRAME_BENCH_HAVE_FAST_PATH_OPTION)

@@ -1,8 +1,11 @@
 /* The function under test of the frame benchmark: one call with a 2 KiB
  * buffer that does a little real work on it. bench/CMakeLists.txt compiles
- * this one file four times with clang -O2, each time under its own name
- * (FRAME_FN), so that every variant runs exactly the same code:
+ * this one file five times with clang -O2 (and again -fPIC for shared
+ * libraries), each time under its own name (FRAME_FN), so that every variant
+ * runs exactly the same code:
  *   frame_stack           plain clang: the buffer is in the stack frame;
+ *   frame_safestack       clang -fsanitize=safe-stack (LLVM SafeStack, the
+ *                         peer): the buffer is on the thread's unsafe stack;
  *   frame_demoted_inline  the ScopeAlloc plugin at the default policy (a
  *                         2 KiB buffer exceeds the hosted 1024-byte limit):
  *                         the buffer comes from the workspace through the

@@ -1,7 +1,7 @@
 /* ScopeAlloc on bare metal: a Cortex-M4 program whose 4 KiB scratch buffer
  * the pass moves off the (small) stack into the default `workspace` pool, and
  * whose DMA frame comes from pool `dma` in SRAM2. No libc: board.h/startup.c
- * print through semihosting. scripts/bare-metal-demo.sh builds it with the
+ * print through semihosting. test/baremetal/bare-metal-demo.sh builds it with the
  * built-in `cortex-m` target tag (-mllvm -scope-alloc-target=cortex-m),
  * checks it and runs it under QEMU (netduinoplus2: STM32F405, Cortex-M4).
  *

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Draws the results of scripts/bench/run.sh as a PNG: one panel per
 benchmark, one bar per variant giving its time relative to the baseline,
-the target (if any) as a black tick, PASS green, MISS red.
+the target (if any) as a black tick, PASS green, MISS red, the SafeStack
+peer purple, and each ScopeAlloc bar's ratio to SafeStack written beside it.
 
     chart.py results.json out.png
 """
@@ -13,15 +14,17 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-COLOURS = {"baseline": "#9e9e9e", "PASS": "#2e7d32", "MISS": "#c62828",
-           None: "#5c7fa3"}
+COLOURS = {"baseline": "#9e9e9e", "peer": "#7b52ab", "PASS": "#2e7d32",
+           "MISS": "#c62828", None: "#5c7fa3"}
 
 
 def panel(ax, section):
     rows = section["rows"][::-1]  # first row at the top
     ys = range(len(rows))
     ratios = [r["ratio"] for r in rows]
+    peers = {r.get("safestack") for r in rows}
     colours = [COLOURS["baseline"] if r["name"] == section["baseline"]
+               else COLOURS["peer"] if r["name"] in peers
                else COLOURS[r["verdict"]] for r in rows]
     ax.barh(ys, ratios, color=colours, height=0.6)
     ax.set_yticks(list(ys), [r["label"] for r in rows])
@@ -31,7 +34,8 @@ def panel(ax, section):
     lo = min(ratios)
     if hi < 1.2:  # ratios near 1: zoom in so that percent differences show
         left = min(0.97, lo - 0.01)
-        ax.set_xlim(left, hi + (hi - left) * 0.35)
+        # Room on the right for the labels (with the ratio to SafeStack).
+        ax.set_xlim(left, hi + (hi - left) * 0.6)
     else:
         ax.set_xlim(0, hi * 1.3)
     unit = section["unit"]
@@ -41,7 +45,9 @@ def panel(ax, section):
                     linewidth=2)
         value = (f"{r['value']:.2f} ns" if unit.startswith("ns")
                  else f"{r['value']:.2f} s")
-        ax.text(r["ratio"], y, f"  {r['ratio']:.3f}×  ({value})",
+        peer = (f", {r['safestack_ratio']:.3f}× SafeStack"
+                if r.get("safestack_ratio") else "")
+        ax.text(r["ratio"], y, f"  {r['ratio']:.3f}×  ({value}{peer})",
                 va="center", fontsize=8)
     ax.set_title(section["title"], fontsize=10, loc="left")
     ax.set_xlabel(f"CPU time relative to the {section['baseline']} variant",
@@ -62,7 +68,8 @@ def main():
     meta = results["meta"]
     fig.suptitle(f"ScopeAlloc benchmarks: {meta['command']}\n"
                  f"{meta['date']}, {meta['cpus']} × {meta['cpu']}, load "
-                 f"{meta['load_before']} (black tick: target)", fontsize=8)
+                 f"{meta['load_before']} (black tick: target; purple: "
+                 f"SafeStack, the peer)", fontsize=8)
     fig.tight_layout()
     fig.savefig(sys.argv[2], dpi=120)
 

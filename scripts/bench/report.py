@@ -2,8 +2,9 @@
 """Turns the raw outputs of scripts/bench/run.sh (micro.json from Google
 Benchmark, speedtest.json and compile.json from interleave.py,
 speedtest-stats.json) into results.json, with ratios against each
-benchmark's baseline and PASS/MISS against the targets of issue 5, and
-prints them as a Markdown table."""
+benchmark's baseline and PASS/MISS against the targets of issue 5, every
+ScopeAlloc result also as a ratio to LLVM SafeStack measured in the same run
+(the peer of issue 15), and prints them as a Markdown table."""
 import argparse
 import datetime
 import json
@@ -16,24 +17,34 @@ FRAME_TARGET = 1.30  # demoted frame (inline fast path) vs stack frame
 SPEEDTEST_TARGETS = {"default": 1.01, "limit0": 1.03}  # vs plain clang
 COMPILE_TARGET = 1.02  # sqlite3.c at -O2 with the plugin vs without
 
+# (name, label, target, SafeStack peer): the peer is the SafeStack variant
+# a ScopeAlloc variant is also read against, built the same way (the .so
+# rows against SafeStack in a .so); None for the other variants.
 MICRO_VARIANTS = [
-    ("stack", "stack buffer", None),
-    ("demoted_inline", "demoted, inline fast path", FRAME_TARGET),
-    ("demoted_call", "demoted, runtime calls", None),
-    ("malloc", "malloc/free", None),
-    ("shared_stack", "PIC .so: stack buffer", None),
-    ("shared_inline", "PIC .so: demoted, initial-exec TLS", FRAME_TARGET),
-    ("shared_inline_gd", "PIC .so: demoted, general-dynamic TLS", None),
+    ("stack", "stack buffer", None, None),
+    ("safestack", "SafeStack (-fsanitize=safe-stack)", None, None),
+    ("demoted_inline", "demoted, inline fast path", FRAME_TARGET, "safestack"),
+    ("demoted_call", "demoted, runtime calls", None, "safestack"),
+    ("malloc", "malloc/free", None, None),
+    ("shared_stack", "PIC .so: stack buffer", None, None),
+    ("shared_safestack", "PIC .so: SafeStack", None, None),
+    ("shared_inline", "PIC .so: demoted, initial-exec TLS", FRAME_TARGET,
+     "shared_safestack"),
+    ("shared_inline_gd", "PIC .so: demoted, general-dynamic TLS", None,
+     "shared_safestack"),
 ]
 SPEEDTEST_VARIANTS = [
-    ("plain", "plain clang -O2", None),
-    ("default", "scopealloc-clang, default policy", SPEEDTEST_TARGETS["default"]),
-    ("limit0", "scopealloc-clang, limit 0", SPEEDTEST_TARGETS["limit0"]),
+    ("plain", "plain clang -O2", None, None),
+    ("safestack", "clang -O2 -fsanitize=safe-stack", None, None),
+    ("default", "scopealloc-clang, default policy", SPEEDTEST_TARGETS["default"],
+     "safestack"),
+    ("limit0", "scopealloc-clang, limit 0", SPEEDTEST_TARGETS["limit0"],
+     "safestack"),
 ]
 COMPILE_VARIANTS = [
-    ("plain", "clang -O2", None),
-    ("plugin", "clang -O2 + plugin, default policy", COMPILE_TARGET),
-    ("plugin-limit0", "clang -O2 + plugin, limit 0", COMPILE_TARGET),
+    ("plain", "clang -O2", None, None),
+    ("plugin", "clang -O2 + plugin, default policy", COMPILE_TARGET, None),
+    ("plugin-limit0", "clang -O2 + plugin, limit 0", COMPILE_TARGET, None),
 ]
 
 
@@ -52,13 +63,18 @@ def verdict(ratio, target):
 
 def rows_for(variants, values, baseline, extra=lambda name: {}):
     rows = []
-    for name, label, target in variants:
+    for name, label, target, peer in variants:
         if name not in values:
             continue
         ratio = values[name] / values[baseline]
         row = {"name": name, "label": label, "value": values[name],
                "ratio": ratio, "target": target,
-               "verdict": verdict(ratio, target)}
+               "verdict": verdict(ratio, target),
+               # The ratio to SafeStack (None: not a ScopeAlloc variant, or
+               # its SafeStack peer was not measured).
+               "safestack": peer if peer in values else None,
+               "safestack_ratio": (values[name] / values[peer]
+                                   if peer in values else None)}
         row.update(extra(name))
         rows.append(row)
     return rows
@@ -74,7 +90,14 @@ def micro_section(raw, fast_path):
             times[name] = b["cpu_time"]
     note = ("median over repetitions interleaved in random order, CPU "
             "time per call; the executable and the PIC .so variants use the "
-            "shared runtime")
+            "shared runtime; × SafeStack: against SafeStack's frame in the "
+            "executable, for the .so rows in the .so")
+    if "safestack" in times:
+        note += (f"; SafeStack / stack = "
+                 f"{times['safestack'] / times['stack']:.3f}×")
+    if "shared_stack" in times and "shared_safestack" in times:
+        note += (f"; in the .so, SafeStack / stack = "
+                 f"{times['shared_safestack'] / times['shared_stack']:.3f}×")
     if "shared_stack" in times and "shared_inline" in times:
         note += (f"; in the .so, demoted (initial-exec) / stack = "
                  f"{times['shared_inline'] / times['shared_stack']:.3f}×")
@@ -139,18 +162,24 @@ def markdown(results):
              f"{meta['cpu']}, {meta['clang']}, load average "
              f"{meta['load_before']} before / {meta['load_after']} after, "
              f"{meta['seconds']} s in all)", "",
-             "| benchmark | variant | CPU time | ratio | target | |",
-             "|---|---|---:|---:|---:|---|"]
+             "| benchmark | variant | CPU time | × stack / plain | "
+             "× SafeStack | target | |",
+             "|---|---|---:|---:|---:|---:|---|"]
     for s in results["sections"]:
         first = True
         for row in s["rows"]:
             target = f"≤ {row['target']:.2f}×" if row["target"] else ""
+            peer = (f"{row['safestack_ratio']:.3f}×"
+                    if row.get("safestack_ratio") else "")
             lines.append(
                 f"| {s['title'] if first else ''} | {row['label']} | "
                 f"{fmt_value(row, s['unit'])} | {row['ratio']:.3f}× | "
-                f"{target} | {row['verdict'] or ''} |")
+                f"{peer} | {target} | {row['verdict'] or ''} |")
             first = False
-    lines.append("")
+    lines += ["", "× stack / plain: ratio to the benchmark's baseline (the "
+              "stack frame; plain clang -O2); × SafeStack: ratio of a "
+              "ScopeAlloc variant to the SafeStack variant of the same run.",
+              ""]
     for s in results["sections"]:
         lines.append(f"- {s['title']}: {s['note']}.")
     return "\n".join(lines)

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Benchmarks of issue 5, each reporting ratios against a baseline measured in
-# the same run:
-#   --micro      a call of a function with a 2 KiB buffer: stack, demoted
-#                (inline fast path), demoted (runtime calls), malloc/free,
-#                and stack / demoted (initial-exec TLS) / demoted
-#                (general-dynamic TLS) in PIC shared libraries
+# the same run, and every ScopeAlloc result also against LLVM SafeStack
+# (clang -fsanitize=safe-stack, issue 15) measured in the same run:
+#   --micro      a call of a function with a 2 KiB buffer: stack, SafeStack,
+#                demoted (inline fast path), demoted (runtime calls),
+#                malloc/free, and stack / SafeStack / demoted (initial-exec
+#                TLS) / demoted (general-dynamic TLS) in PIC shared libraries
 #                (build/bench/frame_bench, Google Benchmark);
 #   --speedtest  SQLite's speedtest1 (Debian source package sqlite3) built
-#                with plain clang -O2, scopealloc-clang -O2 at the default
-#                policy and at limit 0, run in interleaved rounds;
+#                with plain clang -O2, clang -O2 -fsanitize=safe-stack,
+#                scopealloc-clang -O2 at the default policy and at limit 0,
+#                run in interleaved rounds;
 #   --compile    compile time of the SQLite amalgamation at -O2 without and
 #                with the plugin (default policy, limit 0).
 # Without a selection it runs all three. Options:
@@ -77,7 +79,7 @@ log "load average before: $load_before"
 sqlite_sources() {
   export RW_ROOT=$root RW_PREFIX=$prefix RW_WORK=$out RW_CLANG=$clang
   # shellcheck source=../realworld/common.sh
-  . "$root/scripts/realworld/common.sh"
+  . "$root/test/realworld/common.sh"
   src=$(rw_fetch_source sqlite3)
   amalg=$(rw_sqlite_amalgamation "$src") || rw_die "could not generate the SQLite amalgamation"
 }
@@ -94,26 +96,33 @@ if wants speedtest; then
   sqlite_sources
   st=$out/speedtest
   mkdir -p "$st"
-  # speedtest1 as upstream's Makefile builds it (ST_OPT), three ways; make
+  # speedtest1 as upstream's Makefile builds it (ST_OPT), four ways; make
   # rebuilds a variant when the compiler, plugin or runtime changed.
+  st_variants="plain safestack default limit0"
   {
-    echo "all: plain/speedtest1 default/speedtest1 limit0/speedtest1"
-    for v in plain default limit0; do
+    echo "all: $(printf '%s/speedtest1 ' $st_variants)"
+    for v in $st_variants; do
       case $v in
         plain) cc=$clang flags= ;;
+        safestack) cc=$clang flags=-fsanitize=safe-stack ;;
         default) cc=$prefix/bin/scopealloc-clang flags= ;;
         limit0) cc=$prefix/bin/scopealloc-clang flags=$limit0 ;;
       esac
       deps="$cc"
-      [ $v = plain ] || deps="$deps $plugin $prefix/lib/libscopealloc_rt.a $prefix/lib/libscopealloc_rt.so"
+      [ $cc = "$clang" ] || deps="$deps $plugin $prefix/lib/libscopealloc_rt.a $prefix/lib/libscopealloc_rt.so"
       echo "$v/%.o $v/speedtest1: FLAGS := -O2 -DSQLITE_OS_KV_OPTIONAL $flags"
       echo "$v/sqlite3.o: $amalg/sqlite3.c $deps ; @mkdir -p $v && $cc \$(FLAGS) -I$amalg -c \$< -o \$@"
       echo "$v/speedtest1.o: $src/test/speedtest1.c $deps ; @mkdir -p $v && $cc \$(FLAGS) -I$amalg -c \$< -o \$@"
       echo "$v/speedtest1: $v/sqlite3.o $v/speedtest1.o ; $cc \$(FLAGS) -o \$@ \$^ -lm -lpthread -ldl"
     done
   } > "$st/Makefile"
-  log "speedtest: building speedtest1 (plain, default policy, limit 0)"
+  log "speedtest: building speedtest1 (plain, SafeStack, default policy, limit 0)"
   make -C "$st" -j"$(nproc)" -s >&2
+  # The peer must really be SafeStack: its runtime linked (grep without -q:
+  # an early exit would fail llvm-nm, and the pipeline, with SIGPIPE).
+  "$(dirname "$clang")/llvm-nm" "$st/safestack/speedtest1" |
+    grep ' __safestack_unsafe_stack_ptr$' > /dev/null ||
+    rw_die "$st/safestack/speedtest1 has no __safestack_unsafe_stack_ptr: not built with -fsanitize=safe-stack"
 
   # Workspace use (SCOPEALLOC_STATS=1), one run of each ScopeAlloc build.
   for v in default limit0; do
@@ -131,6 +140,7 @@ if wants speedtest; then
   "$python" "$root/scripts/bench/interleave.py" --rounds $st_rounds --warmup 1 \
     --out "$out/speedtest.json" --log "$st/run.log" \
     "plain=$st/plain/speedtest1 $args" \
+    "safestack=$st/safestack/speedtest1 $args" \
     "default=$st/default/speedtest1 $args" \
     "limit0=$st/limit0/speedtest1 $args"
 fi

@@ -12,6 +12,7 @@
 ; RUN: not %opt %loadplugin -passes=scope-alloc,verify -disable-output %t/fn-type.ll 2>&1 | FileCheck %s --check-prefix=FNTY
 ; RUN: not %opt %loadplugin -passes=scope-alloc,verify -disable-output %t/fn-slow.ll 2>&1 | FileCheck %s --check-prefix=FNSLOW
 ; RUN: not %opt %loadplugin -passes=scope-alloc,verify -disable-output %t/fn-global.ll 2>&1 | FileCheck %s --check-prefix=FNGV
+; RUN: not %opt %loadplugin -passes=scope-alloc,verify -disable-output %t/fn-note-frame.ll 2>&1 | FileCheck %s --check-prefix=FNNOTE
 ; RUN: not %opt %loadplugin -passes=scope-alloc,verify -disable-output %t/named-pool.ll 2>&1 | FileCheck %s --check-prefix=NAMED
 ; RUN: not %opt %loadplugin -passes=scope-alloc,verify -disable-output %t/reserved-pool.ll 2>&1 | FileCheck %s --check-prefix=RESERVED
 ; Through clang too: an error, no crash, no broken module.
@@ -28,6 +29,7 @@
 ; FNTY: error: scope-alloc: @__scopealloc_alloc conflicts with the ScopeAlloc runtime: it is declared with type 'i32 (i32)'; expected a function of type 'ptr (i64, i64)' (<scopealloc/scopealloc.h> declares it)
 ; FNSLOW: error: scope-alloc: @__scopealloc_frame_slow conflicts with the ScopeAlloc runtime: it is declared with type 'ptr (i64, i64)'; expected a function of type '{ ptr, ptr } (i64, i64)'
 ; FNGV: error: scope-alloc: @__scopealloc_release conflicts with the ScopeAlloc runtime: it is a global variable; expected a function of type 'void (ptr)'
+; FNNOTE: error: scope-alloc: @__scopealloc_note_frame conflicts with the ScopeAlloc runtime: it is declared with type 'i32 (i32)'; expected a function of type 'void (ptr, ptr)'
 ; NAMED: error: scope-alloc: @__scopealloc_pool_npu conflicts with the ScopeAlloc runtime: it is thread_local; expected a global (not thread_local) holding struct scopealloc_pool '{ ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }' (runtime ABI version 2), as SCOPEALLOC_DEFINE_POOL defines it
 ; RESERVED: error: scope-alloc: in function 'f': '%buf' would move to pool 'mark', whose symbol __scopealloc_pool_mark is a function of the runtime: rename the pool
 
@@ -108,6 +110,17 @@ define void @f() {
   call void @use(ptr %buf)
   ret void
 }
+;--- fn-note-frame.ll
+; The ASan frame note is a runtime function too.
+target triple = "x86_64-unknown-linux-gnu"
+declare i32 @__scopealloc_note_frame(i32)
+declare void @use(ptr)
+define void @f() sanitize_address {
+  %buf = alloca [4096 x i8], align 16
+  call void @use(ptr %buf)
+  ret void
+}
+
 ;--- fn-global.ll
 target triple = "x86_64-unknown-linux-gnu"
 @__scopealloc_release = global i32 0

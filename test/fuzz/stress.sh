@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Stress-tests the scope-alloc pass with llvm-stress modules.
 #
-#   scripts/fuzz/stress.sh [--seeds A-B|N[,..]] [--jobs J] [--prefix P]
+#   test/fuzz/stress.sh [--seeds A-B|N[,..]] [--jobs J] [--prefix P]
 #                          [--size S] [--keep DIR]
 #
 # For every seed:
@@ -11,7 +11,7 @@
 #           -verify-each -scope-alloc-max-stack-alloca=0
 #     which must succeed and call the runtime (__scopealloc_alloc), and the
 #     result through llc -O0 -filetype=obj.
-#  2. scripts/fuzz/mutate_ir.py --combo L builds one module with seven copies
+#  2. utils/mutate_ir.py --combo L builds one module with seven copies
 #     of the function: raw (unmutated) with limit 0, and kinds mut (a random
 #     subset of the mutations) and all (every mutation: [K x T] arrays
 #     aligned up to 4096, !scope metadata incl. a named pool, dynamic
@@ -67,7 +67,7 @@ if [ "${1:-}" != "--one" ]; then
       *) echo "stress.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
   done
-  # shellcheck source=scripts/fuzz/common.sh
+  # shellcheck source=test/fuzz/common.sh
   . "$here/common.sh"
   seed_list=$(expand_seeds "$seeds") || exit 2
   prefix=$(cd "$prefix" 2>/dev/null && pwd) || { echo "stress.sh: no prefix $prefix" >&2; exit 2; }
@@ -99,7 +99,7 @@ limits=(1 4 8 16 64 100 512 1024 1025 4096)
 limitL=${limits[$((seed % ${#limits[@]}))]}
 w=$FZ_WORK/s$seed
 mkdir -p "$w"
-mut=$here/mutate_ir.py
+mut=$root/utils/mutate_ir.py
 gen_raw="$B/llvm-stress -seed=$seed -size=$size"
 gen_combo="$gen_raw | python3 $mut --seed $seed --combo $limitL"
 status=0

@@ -11,7 +11,7 @@
 # rw_record for every build it checked.
 
 # Defaults, so that a program script also runs on its own
-# (bash scripts/realworld/lua.sh); run.sh sets them all.
+# (bash test/realworld/lua.sh); run.sh sets them all.
 RW_ROOT=${RW_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 RW_PREFIX=${RW_PREFIX:-$RW_ROOT/build/install}
 RW_WORK=${RW_WORK:-$RW_ROOT/build/realworld}

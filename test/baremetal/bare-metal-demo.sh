@@ -13,13 +13,13 @@
 #  5. checks the failure modes: a default pool too small traps, a program
 #     without one fails to link naming __scopealloc_pool_workspace.
 #
-# Usage: scripts/bare-metal-demo.sh [--prefix P] [--out DIR]
+# Usage: test/baremetal/bare-metal-demo.sh [--prefix P] [--out DIR]
 #   --prefix P  an installed ScopeAlloc (default: build and use build/install)
 #   --out DIR   where objects and images go (default: build/bare-metal)
 # Exits 77 (ctest: skipped) after the static checks if qemu-system-arm is
 # missing (scripts/setup.sh installs it).
 set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${SCOPEALLOC_BUILD_DIR:-$root/build}
 prefix=
 out=$build/bare-metal

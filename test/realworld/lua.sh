@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Lua 5.4 from the Debian source package "lua5.4": the interpreter (lua.c
 # and the library, LUA_USE_LINUX, as upstream's `make linux`) built from
-# src/, then the scripts in scripts/realworld/lua/ (errors, pcall/xpcall,
+# src/, then the scripts in test/realworld/lua/ (errors, pcall/xpcall,
 # error objects, coroutines, the string library). Each script's stdout,
 # stderr (statistics removed) and exit status must equal those of the
 # plain clang -O2 build; scripts named fail-*.lua end with an uncaught error

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Differential testing of ScopeAlloc with generated C programs.
 #
-#   scripts/fuzz/differential.sh [--seeds A-B|N[,..]] [--jobs J] [--prefix P]
+#   test/fuzz/differential.sh [--seeds A-B|N[,..]] [--jobs J] [--prefix P]
 #                                [--keep DIR] [--sanitize]
 #
-# For every seed, scripts/fuzz/gen_program.py writes a random, well-defined
+# For every seed, utils/gen_program.py writes a random, well-defined
 # C11 program (local arrays of many sizes and _Alignas alignments, VLAs and
 # alloca() in loops, recursion with buffers, structs by pointer, early
 # returns, switches, a checksum). It is built with
@@ -56,7 +56,7 @@ if [ "${1:-}" != "--one" ]; then
       *) echo "differential.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
   done
-  # shellcheck source=scripts/fuzz/common.sh
+  # shellcheck source=test/fuzz/common.sh
   . "$here/common.sh"
   seed_list=$(expand_seeds "$seeds") || exit 2
   prefix=$(cd "$prefix" 2>/dev/null && pwd) ||
@@ -94,7 +94,7 @@ failed=0
 fail() { failed=1; msg="$msg
   $*"; }
 
-if ! python3 "$here/gen_program.py" --seed "$seed" -o "$src" 2> "$w/gen.err"; then
+if ! python3 "$root/utils/gen_program.py" --seed "$seed" -o "$src" 2> "$w/gen.err"; then
   printf 'FAIL seed %s: gen_program.py failed\n%s\n' "$seed" "$(head -20 "$w/gen.err")"
   echo "$seed" > "$FZ_WORK/failed-$seed"
   rm -rf "$w"; exit 1
@@ -184,7 +184,7 @@ if [ "$failed" = 1 ]; then
   cp "$src" "$kept"
   printf '%s\n' "FAIL seed $seed:$msg
   reproduce:
-    python3 $here/gen_program.py --seed $seed -o $kept
+    python3 $root/utils/gen_program.py --seed $seed -o $kept
     $(cmd_of ref-O2) && ./ref-O2; echo \"exit \$?\"
     $(cmd_of sa-O2-0) && SCOPEALLOC_STATS=1 ./sa-O2-0; echo \"exit \$?\"    # or any build named above"
   echo "$seed" > "$FZ_WORK/failed-$seed"

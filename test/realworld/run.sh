@@ -5,7 +5,7 @@
 # whose output must match a plain clang -O2 build, once more under
 # AddressSanitizer, with each program's workspace peak.
 #
-#   bash scripts/realworld/run.sh [options] [program...]
+#   bash test/realworld/run.sh [options] [program...]
 #
 # programs: zlib bzip2 lua sqlite libpng (default: all)
 # options:

@@ -3,7 +3,7 @@
  * png_error -> longjmp out of libpng's demoted frames to the setjmp below.
  * Prints the calling thread's workspace (scopealloc_thread_stats) after 100
  * and after all decodes; exits 1 unless the peak stayed flat and nothing is
- * left in use. Built by scripts/realworld/libpng.sh with scopealloc-clang
+ * left in use. Built by test/realworld/libpng.sh with scopealloc-clang
  * against the libpng16.so it built. With one runtime copy per shared object
  * (a static runtime in libpng16.so) this thread's arena stays flat while
  * libpng's private one grows: the script also checks the statistics that

@@ -4,7 +4,7 @@
 # package's own ./configure && make sqlite3.c shell.c (needs tclsh) and
 # cached next to the sources; every build compiles it into the `sqlite3`
 # shell with Debian's feature flags. The shell runs
-# scripts/realworld/sqlite/*.sql on a fresh database file; stdout, stderr
+# test/realworld/sqlite/*.sql on a fresh database file; stdout, stderr
 # (statistics removed) and the exit status must equal those of the plain
 # clang -O2 build, and each script must reach its last statement.
 set -uo pipefail

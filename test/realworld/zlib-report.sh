@@ -15,7 +15,7 @@
 #     keeps its z_stream (112 bytes) on the stack;
 #   - the chart is a PNG.
 #
-#   bash scripts/realworld/zlib-report.sh [--prefix P] [--work DIR] [--jobs N]
+#   bash test/realworld/zlib-report.sh [--prefix P] [--work DIR] [--jobs N]
 #
 # --prefix  ScopeAlloc install prefix (default: $SCOPEALLOC_PREFIX, else
 #           build/install); --work  work directory (default

@@ -8,6 +8,7 @@
 #include "ResumePoints.h"
 #include "RuntimeABI.h"
 #include "Scope.h"
+#include "StackFacts.h"
 #include "StackPolicy.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -166,7 +167,7 @@ static void countDecision(const AllocaDecision &D) {
 /// decisions in \p Report when a report was asked for.
 static bool runOnFunction(Function &F, FunctionAnalysisManager &FAM,
                           const ModulePolicy &ModulePolicy,
-                          ModuleReport *Report) {
+                          ModuleReport *Report, StackFacts &Facts) {
   std::optional<StackPolicy> Policy = policyForFunction(ModulePolicy, F);
   if (!Policy) {
     if (Report)
@@ -199,6 +200,7 @@ static bool runOnFunction(Function &F, FunctionAnalysisManager &FAM,
       demoteAllocas(F, Requests, Planner.stackSaveMayMoveToArena());
   if (Report)
     Report->addDemotion(F, Demotion);
+  Facts.addDemotion(F, Demotion);
   // Also in frames that moved nothing: a catch or setjmp here must free what
   // the frames it skipped took.
   bool Resumes = hasResumePoints(F);
@@ -208,6 +210,8 @@ static bool runOnFunction(Function &F, FunctionAnalysisManager &FAM,
 }
 
 PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  if (onlyStackFactsRequested())
+    return emitStackFactsOnly(M); // places nothing
   // The options, module flags and policy file, once for all functions.
   ModulePolicy Policy = computeModulePolicy(M, commandLineOptions(), Params);
   if (!Policy.report(M))
@@ -221,16 +225,18 @@ PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (reportRequested())
     Report.emplace(M);
   bool Changed = false;
+  StackFacts Facts(M);
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
-    if (runOnFunction(F, FAM, Policy, Report ? &*Report : nullptr)) {
+    if (runOnFunction(F, FAM, Policy, Report ? &*Report : nullptr, Facts)) {
       Changed = true;
       FAM.invalidate(F, PreservedAnalyses::none());
     }
   }
   if (Report)
     Report->write();
+  Changed |= Facts.emit(); // last: records describe the final functions
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

@@ -1,0 +1,79 @@
+//===- FactsFormat.h - Records of section .scopealloc_facts -----*- C++ -*-===//
+//
+// The binary layout of the per-function records that the pass writes
+// (StackFacts.h) and scopealloc-bound reads (tools/scopealloc-bound),
+// described in docs/facts-format.md. Constants only: both sides include it.
+//
+// A record: magic "SAFR", version, address size, two reserved bytes, the
+// byte count of the rest (u32), the function's address (relocated), then
+// fields (tag, size, payload; ULEB128 tag and size) up to the end. Readers
+// skip fields whose tag they do not know, and records of another version.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCOPEALLOC_FACTSFORMAT_H
+#define SCOPEALLOC_FACTSFORMAT_H
+
+#include <cstdint>
+
+namespace scopealloc {
+namespace facts {
+
+inline constexpr const char *SectionName = ".scopealloc_facts";
+inline constexpr char Magic[4] = {'S', 'A', 'F', 'R'};
+inline constexpr uint8_t Version = 1;
+/// Bytes before the function's address: magic, version, address size,
+/// reserved, the u32 byte count.
+inline constexpr unsigned HeaderSize = 12;
+
+/// Field tags. The payload of each, in order ("str": ULEB128 length, bytes;
+/// "addr": an address of the header's size, relocated):
+enum Tag : uint8_t {
+  TagName = 1,    ///< bytes: the function's symbol name
+  TagFlags = 2,   ///< uleb: Flag bits
+  TagType = 3,    ///< bytes: the function's type signature
+  TagPool = 4,    ///< str pool ("" = default), uleb frame bytes, uleb align
+  TagDynamic = 5, ///< uleb Place, str pool, uleb constant bytes (0 = not
+                  ///< constant), uleb align, uleb DynamicFlag bits, str name,
+                  ///< uleb line
+  TagCall = 6,    ///< addr callee (0: not defined in the module), str
+                  ///< callee name, uleb CallFlag bits
+  TagIndirectCall = 7, ///< str type signature, uleb call sites
+  TagRef = 8,          ///< addr function, str name, uleb RefFlag bits
+  TagSource = 9,       ///< str file, uleb line
+};
+
+/// TagFlags bits.
+enum Flag : uint64_t {
+  FlagAddressTaken = 1,        ///< used other than as a callee in its module
+  FlagEntry = 2,               ///< marked as an entry (scope-alloc-entry)
+  FlagExternal = 4,            ///< not of local linkage
+  FlagUnknownThreadStart = 8,  ///< starts a thread at a routine not known here
+  FlagFactsOnly = 16,          ///< compiled with -scope-alloc-facts-only
+};
+
+/// TagDynamic place.
+enum Place : uint8_t { PlaceStack = 0, PlacePool = 1 };
+
+/// TagDynamic flag bits.
+enum DynamicFlag : uint64_t {
+  DynamicInCycle = 1, ///< in a CFG cycle: may run many times per call
+};
+
+/// TagCall flag bits.
+enum CallFlag : uint64_t {
+  CallWeak = 1, ///< an extern_weak declaration: may be absent (null)
+};
+
+/// TagRef flag bits.
+enum RefFlag : uint64_t {
+  RefThreadStart = 1, ///< passed as pthread_create's or thrd_create's routine
+};
+
+/// The attribute (from annotate("scope-alloc-entry=1"), SCOPEALLOC_ENTRY)
+/// that marks a function as an entry point.
+inline constexpr const char *EntryAttr = "scope-alloc-entry";
+
+} // namespace facts
+} // namespace scopealloc
+
+#endif

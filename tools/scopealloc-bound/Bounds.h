@@ -1,0 +1,60 @@
+//===- Bounds.h - Worst-case stack and pool use per entry point -*- C++ -*-===//
+//
+// Over the call graph's strongly connected components, callees first: the
+// worst case of a function is its own use plus the worst of its callees',
+// for the machine stack and for each pool separately, each with the chain
+// that reaches it. A cycle is unbounded unless a depth is declared for it
+// (--recursion-bound, or 'recursion' in --config): then it counts depth
+// times its largest member's use. What cannot be bounded still gets the
+// part that is known, and the causes reachable from the entry are named.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCOPEALLOC_BOUND_BOUNDS_H
+#define SCOPEALLOC_BOUND_BOUNDS_H
+
+#include "CallGraph.h"
+#include "Settings.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace scopealloc {
+namespace bound {
+
+/// One frame of a critical chain.
+struct ChainStep {
+  static constexpr unsigned ExceptionFrame = ~0u; ///< pseudo node
+  unsigned Node = 0;
+  uint64_t Bytes = 0;  ///< what the step adds, Repeat times included
+  uint64_t Frame = 0;  ///< the function's own frame (or pool bytes)
+  uint64_t Repeat = 1; ///< a cycle's declared depth
+  bool Assumed = false;
+  bool Unknown = false; ///< its own use is not known
+};
+
+struct ResourceBound {
+  std::string Name; ///< "stack" or the pool's name
+  bool Bounded = true;
+  uint64_t Bytes = 0; ///< the bound, or the known part when unbounded
+  std::vector<ChainStep> Chain;
+};
+
+struct EntryBound {
+  EntryPoint Entry;
+  ResourceBound Stack;
+  std::vector<ResourceBound> Pools; ///< used or unbounded pools only
+  std::vector<Cause> Causes;        ///< reachable from the entry
+};
+
+struct Bounds {
+  std::vector<EntryBound> Entries;
+  std::vector<std::string> Warnings;
+};
+
+Bounds computeBounds(const CallGraph &G, const Settings &S);
+
+} // namespace bound
+} // namespace scopealloc
+
+#endif

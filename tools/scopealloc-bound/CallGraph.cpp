@@ -1,0 +1,357 @@
+//===- CallGraph.cpp - Functions, calls and entry points of an image ------===//
+#include "CallGraph.h"
+#include "FactsFormat.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace llvm;
+
+namespace scopealloc {
+namespace bound {
+
+/// Every pool allocation starts at least this aligned
+/// (SCOPEALLOC_MIN_ALIGN).
+static constexpr uint64_t MinAlign = 8;
+
+const char *Cause::kindName(KindTy K) {
+  switch (K) {
+  case Recursion:
+    return "recursion";
+  case IndirectCall:
+    return "indirect-call";
+  case DynamicStack:
+    return "dynamic-stack";
+  case DynamicPool:
+    return "dynamic-pool";
+  case NoFacts:
+    return "no-facts";
+  case NoFrameSize:
+    return "no-frame-size";
+  }
+  return "?";
+}
+
+bool Cause::affectsStack() const { return Kind != DynamicPool; }
+
+bool Cause::affectsPool(const std::string &P) const {
+  switch (Kind) {
+  case DynamicPool:
+    return Pool == P;
+  case IndirectCall:
+  case NoFacts:
+    return true; // unknown code could do anything
+  default:
+    return false; // Recursion: decided per pool by the bound computation
+  }
+}
+
+bool Node::isLeaf() const {
+  return Facts && Facts->Calls.empty() && Facts->IndirectCalls.empty();
+}
+
+std::string Node::where() const {
+  if (!Facts || Facts->File.empty())
+    return "";
+  return Facts->File + ":" + std::to_string(Facts->Line);
+}
+
+std::string poolName(const std::string &Pool) {
+  return Pool.empty() ? "workspace" : Pool;
+}
+
+/// Bytes of a bump of \p Size at \p Align, from a top MinAlign-aligned:
+/// the size rounded up so that the next top is aligned again, plus the
+/// padding a larger alignment may need.
+static uint64_t bumpBytes(uint64_t Size, uint64_t Align) {
+  return alignTo(Size, MinAlign) + (std::max(Align, MinAlign) - MinAlign);
+}
+
+namespace {
+class Builder {
+public:
+  Builder(const Image &Img, const Settings &S) : Img(Img), S(S) {}
+
+  CallGraph build() {
+    for (const FactsRecord &R : Img.Records)
+      addRecord(R);
+    for (const auto &[Addr, Size] : Img.StackSizes) {
+      Node &N = G.Nodes[nodeAt(Addr)];
+      N.Frame = Size;
+    }
+    for (const Node &N : G.Nodes) {
+      G.WithFacts += N.Facts != nullptr;
+      G.WithFrames += N.Frame.has_value();
+    }
+    markAddressTaken();
+    // Calls may add nodes (functions defined elsewhere): index first.
+    for (unsigned I = 0, E = G.Nodes.size(); I != E; ++I)
+      if (G.Nodes[I].Facts)
+        addCalls(I);
+    for (unsigned I = 0; I < G.Nodes.size(); ++I)
+      addOwnUse(I);
+    findEntries();
+    std::set<std::string> Pools;
+    for (const Node &N : G.Nodes)
+      for (const auto &P : N.PoolBytes)
+        Pools.insert(P.first);
+    for (const FactsRecord &R : Img.Records)
+      for (const FactsRecord::Dynamic &D : R.Dynamics)
+        if (D.Place == facts::PlacePool)
+          Pools.insert(poolName(D.Pool));
+    G.Pools.assign(Pools.begin(), Pools.end());
+    return std::move(G);
+  }
+
+private:
+  unsigned newNode(std::string Name, uint64_t Addr) {
+    G.Nodes.emplace_back();
+    G.Nodes.back().Name = std::move(Name);
+    G.Nodes.back().Address = Addr;
+    return G.Nodes.size() - 1;
+  }
+
+  /// The node of the function at \p Addr (normalised), created on demand.
+  unsigned nodeAt(uint64_t Addr) {
+    auto [It, New] = ByAddress.try_emplace(Addr, 0);
+    if (!New)
+      return It->second;
+    std::string Name;
+    auto Names = Img.FunctionNames.find(Addr);
+    if (Names != Img.FunctionNames.end() && !Names->second.empty())
+      Name = Names->second.front();
+    else
+      Name = "0x" + utohexstr(Addr);
+    It->second = newNode(Name, Addr);
+    return It->second;
+  }
+
+  /// A callee: by address when the record's relocation resolved to a
+  /// function of the image, else by name among the image's global
+  /// functions, then its local ones (hidden symbols are local once linked)
+  /// when the name is unique, else a function defined elsewhere. None for
+  /// an undefined weak function of a static image: it is null, never called.
+  std::optional<unsigned> resolve(const FactsRecord::SymbolUse &U,
+                                  bool Weak = false) {
+    if (U.Address && (ByAddress.count(U.Address) ||
+                      Img.FunctionNames.count(U.Address)))
+      return nodeAt(U.Address);
+    auto Global = Img.GlobalFunctions.find(U.Name);
+    if (Global != Img.GlobalFunctions.end())
+      return nodeAt(Global->second);
+    auto Local = Img.AllFunctions.find(U.Name);
+    if (Local != Img.AllFunctions.end() && Local->second.size() == 1)
+      return nodeAt(Local->second.front());
+    if (Weak && !Img.Dynamic)
+      return std::nullopt;
+    auto [It, New] = Elsewhere.try_emplace(U.Name, 0);
+    if (New)
+      It->second = newNode(U.Name, 0);
+    return It->second;
+  }
+
+  void addRecord(const FactsRecord &R) {
+    if (!R.Address)
+      return; // a dropped function's record, with its relocation zeroed
+    Node &N = G.Nodes[nodeAt(R.Address)];
+    if (N.Facts) { // folded functions (--icf): one record is enough
+      G.Warnings.push_back("two records for the function at 0x" +
+                           utohexstr(R.Address) + " ('" + N.Facts->Name +
+                           "', '" + R.Name + "'): using the first");
+      return;
+    }
+    N.Facts = &R;
+    if (!R.Name.empty())
+      N.Name = R.Name;
+  }
+
+  void markAddressTaken() {
+    for (Node &N : G.Nodes)
+      if (N.Facts && (N.Facts->Flags & facts::FlagAddressTaken))
+        N.AddressTaken = true;
+    for (const FactsRecord &R : Img.Records)
+      if (R.Address)
+        for (const FactsRecord::SymbolUse &Ref : R.Refs)
+          G.Nodes[*resolve(Ref)].AddressTaken = true;
+    for (uint64_t Addr : Img.AddressesInData)
+      G.Nodes[nodeAt(Addr)].AddressTaken = true;
+    for (unsigned I = 0; I < G.Nodes.size(); ++I) {
+      const Node &N = G.Nodes[I];
+      if (N.AddressTaken && N.Facts)
+        ByType[N.Facts->Type].push_back(I);
+    }
+  }
+
+  void addCalls(unsigned I) {
+    const FactsRecord &R = *G.Nodes[I].Facts;
+    std::vector<unsigned> Callees;
+    for (const FactsRecord::SymbolUse &C : R.Calls)
+      if (std::optional<unsigned> Callee =
+              resolve(C, C.Flags & facts::CallWeak))
+        Callees.push_back(*Callee);
+    for (const auto &[Type, Sites] : R.IndirectCalls) {
+      auto It = ByType.find(Type);
+      if (It == ByType.end()) {
+        Cause C(Cause::IndirectCall);
+        C.Node = I;
+        C.Detail = Type;
+        G.Nodes[I].Causes.push_back(std::move(C));
+        continue;
+      }
+      append_range(Callees, It->second);
+    }
+    std::vector<unsigned> &Out = G.Nodes[I].Callees;
+    for (unsigned C : Callees)
+      if (!is_contained(Out, C))
+        Out.push_back(C);
+    for (unsigned C : Out)
+      if (!G.Nodes[C].Facts && !FirstCaller.count(C))
+        FirstCaller[C] = I;
+  }
+
+  std::optional<uint64_t> assumption(const Node &N, std::string &From) {
+    std::vector<std::string> Names{N.Name};
+    if (auto It = Img.FunctionNames.find(N.Address);
+        N.Address && It != Img.FunctionNames.end())
+      append_range(Names, It->second);
+    for (const std::string &Name : Names)
+      if (auto It = S.Assumed.find(Name); It != S.Assumed.end()) {
+        From = S.AssumedFrom.lookup(Name);
+        return It->second;
+      }
+    return std::nullopt;
+  }
+
+  void addOwnUse(unsigned I) {
+    Node &N = G.Nodes[I];
+    if (!N.Facts) {
+      N.Assumed = assumption(N, N.AssumedFrom);
+      if (!N.Assumed) {
+        Cause C(Cause::NoFacts);
+        C.Node = I;
+        if (auto It = FirstCaller.find(I); It != FirstCaller.end())
+          C.Caller = It->second;
+        C.Detail = N.Address ? (N.Frame ? "in the image, frame size only"
+                                        : "in the image")
+                             : "not in the image";
+        N.Causes.push_back(std::move(C));
+      }
+      return;
+    }
+    bool DynamicOnStack = false;
+    for (const FactsRecord::Pool &P : N.Facts->Pools)
+      N.PoolBytes[poolName(P.Name)] += bumpBytes(P.FrameBytes, P.Align);
+    for (const FactsRecord::Dynamic &D : N.Facts->Dynamics) {
+      bool Repeats = D.Flags & facts::DynamicInCycle;
+      std::string What =
+          D.Name + (D.ConstantBytes
+                        ? " (" + std::to_string(D.ConstantBytes) + " bytes" +
+                              (Repeats ? ", in a loop)" : ")")
+                        : std::string(" (size known only at run time)"));
+      if (D.Place == facts::PlaceStack) {
+        // Its frame has no .stack_sizes entry, whatever the size.
+        Cause C(Cause::DynamicStack);
+        C.Node = I;
+        C.Detail = What;
+        C.Line = D.Line;
+        N.Causes.push_back(std::move(C));
+        DynamicOnStack = true;
+        continue;
+      }
+      if (D.ConstantBytes && !Repeats) {
+        N.PoolBytes[poolName(D.Pool)] += bumpBytes(D.ConstantBytes, D.Align);
+        continue;
+      }
+      Cause C(Cause::DynamicPool);
+      C.Node = I;
+      C.Detail = What;
+      C.Pool = poolName(D.Pool);
+      C.Line = D.Line;
+      N.Causes.push_back(std::move(C));
+    }
+    if (!N.Frame && !DynamicOnStack) {
+      Cause C(Cause::NoFrameSize);
+      C.Node = I;
+      C.Detail = "compiled without -fstack-size-section";
+      N.Causes.push_back(std::move(C));
+    }
+  }
+
+  void addEntry(unsigned I, std::string Kind, bool Exception = false) {
+    for (const EntryPoint &E : G.Entries)
+      if (E.Node == I)
+        return;
+    G.Entries.push_back({I, std::move(Kind), Exception});
+  }
+
+  void findEntries() {
+    if (auto It = Img.GlobalFunctions.find("main");
+        It != Img.GlobalFunctions.end())
+      addEntry(nodeAt(It->second), "main");
+    for (unsigned I = 0; I < G.Nodes.size(); ++I)
+      if (G.Nodes[I].Facts && (G.Nodes[I].Facts->Flags & facts::FlagEntry))
+        addEntry(I, "marked entry");
+    for (const std::string &Name : S.Entries) {
+      auto It = Img.GlobalFunctions.find(Name);
+      std::optional<unsigned> Found;
+      if (It != Img.GlobalFunctions.end())
+        Found = nodeAt(It->second);
+      else
+        for (unsigned I = 0; I < G.Nodes.size() && !Found; ++I)
+          if (G.Nodes[I].Address && G.Nodes[I].Name == Name)
+            Found = I;
+      if (Found)
+        addEntry(*Found, "option");
+      else
+        G.Warnings.push_back("entry '" + Name +
+                             "' is not a function of the image");
+    }
+    // Cortex-M: word 0 is the initial stack pointer, word 1 the reset
+    // handler, which no exception frame precedes.
+    for (const auto &[Index, Addr] : Img.Vectors)
+      if (!(Img.isARM() && Index == 0))
+        addEntry(nodeAt(Addr), "interrupt vector " + std::to_string(Index),
+                 !(Img.isARM() && Index == 1));
+    for (const auto &[Addr, Names] : Img.FunctionNames)
+      for (const std::string &Name : Names)
+        if (StringRef(Name).ends_with("_Handler")) {
+          addEntry(nodeAt(Addr), "interrupt handler (by name)",
+                   Name != "Reset_Handler");
+          break;
+        }
+    bool UnknownStarts = false;
+    for (const FactsRecord &R : Img.Records) {
+      if (!R.Address)
+        continue;
+      UnknownStarts |= R.Flags & facts::FlagUnknownThreadStart;
+      for (const FactsRecord::SymbolUse &Ref : R.Refs)
+        if (Ref.Flags & facts::RefThreadStart)
+          addEntry(*resolve(Ref), "thread start");
+    }
+    // pthread_create's and thrd_create's routine types.
+    if (UnknownStarts)
+      for (const char *Type : {"ptr (ptr)", "i32 (ptr)"})
+        for (unsigned I : ByType.lookup(Type))
+          addEntry(I, "thread start (by type)");
+  }
+
+  const Image &Img;
+  const Settings &S;
+  CallGraph G;
+  std::map<uint64_t, unsigned> ByAddress;
+  StringMap<unsigned> Elsewhere;
+  StringMap<std::vector<unsigned>> ByType;
+  std::map<unsigned, unsigned> FirstCaller;
+};
+} // namespace
+
+CallGraph buildCallGraph(const Image &Img, const Settings &S) {
+  return Builder(Img, S).build();
+}
+
+} // namespace bound
+} // namespace scopealloc

@@ -1,0 +1,96 @@
+//===- CallGraph.h - Functions, calls and entry points of an image -*- C++ -*-===//
+//
+// One node per function: those with a record, a frame size or a function
+// symbol in the image, and those called by name but defined elsewhere (a
+// shared library). Edges are the records' direct calls (by address, else by
+// name) and their indirect calls, resolved by type among the address-taken
+// functions (flagged in a record, referenced by one, or stored in the
+// image's data). What makes a node's own use unbounded is a Cause. Entry
+// points: main, thread start routines, interrupt handlers (vector table,
+// *_Handler names), functions marked in the source, and --entry.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCOPEALLOC_BOUND_CALLGRAPH_H
+#define SCOPEALLOC_BOUND_CALLGRAPH_H
+
+#include "Image.h"
+#include "Settings.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace scopealloc {
+namespace bound {
+
+/// Why a bound does not exist.
+struct Cause {
+  enum KindTy {
+    Recursion,    ///< a call cycle with no declared depth
+    IndirectCall, ///< an indirect call no address-taken function matches
+    DynamicStack, ///< a dynamic allocation left on the machine stack
+    DynamicPool,  ///< a dynamic allocation in a pool (per pool)
+    NoFacts,      ///< a call into code without facts nor an assumed size
+    NoFrameSize,  ///< facts but no .stack_sizes entry
+  } Kind;
+  explicit Cause(KindTy Kind) : Kind(Kind) {}
+  unsigned Node = 0;          ///< where (NoFacts: the code without facts)
+  unsigned Caller = ~0u;      ///< NoFacts: one caller
+  std::string Detail;         ///< type, allocation name, ...
+  std::string Pool;           ///< DynamicPool
+  unsigned Line = 0;          ///< DynamicStack/DynamicPool
+  std::vector<unsigned> Cycle; ///< Recursion: the cycle's functions
+  /// "stack" and the pools it makes unbounded (set by computeBounds).
+  std::vector<std::string> Affects;
+
+  static const char *kindName(KindTy K);
+  /// Whether it makes the stack, or pool \p Pool, unbounded.
+  bool affectsStack() const;
+  bool affectsPool(const std::string &Pool) const;
+};
+
+struct Node {
+  std::string Name;
+  uint64_t Address = 0; ///< 0: not in the image
+  const FactsRecord *Facts = nullptr;
+  std::optional<uint64_t> Frame;   ///< .stack_sizes
+  std::optional<uint64_t> Assumed; ///< no facts: the assumed total stack
+  std::string AssumedFrom;
+  bool AddressTaken = false;
+  std::vector<unsigned> Callees; ///< no duplicates
+  std::vector<Cause> Causes;     ///< of its own use (not recursion)
+  /// Bytes per call it takes from each pool (display name), padding and
+  /// constant-size dynamic allocations included.
+  std::map<std::string, uint64_t> PoolBytes;
+
+  /// Calls nothing (from its facts): it may use the red zone.
+  bool isLeaf() const;
+  std::string where() const; ///< "file:line" from its facts, or ""
+};
+
+struct EntryPoint {
+  unsigned Node;
+  std::string Kind;     ///< "main", "thread start", "interrupt vector 3", ...
+  bool Exception = false; ///< entered by a hardware exception
+};
+
+struct CallGraph {
+  std::vector<Node> Nodes;
+  std::vector<EntryPoint> Entries;
+  std::vector<std::string> Pools; ///< display names, sorted
+  std::vector<std::string> Warnings;
+  unsigned WithFacts = 0, WithFrames = 0;
+};
+
+/// The display name of a pool: the default pool ("") is "workspace".
+std::string poolName(const std::string &Pool);
+
+/// Builds the graph of a linked image.
+CallGraph buildCallGraph(const Image &Img, const Settings &S);
+
+} // namespace bound
+} // namespace scopealloc
+
+#endif

@@ -1,0 +1,258 @@
+//===- Output.cpp - scopealloc-bound's text and JSON ----------------------===//
+#include "Output.h"
+#include "FactsFormat.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace scopealloc {
+namespace bound {
+
+static constexpr int SchemaVersion = 1;
+
+static std::string stepName(const CallGraph &G, const ChainStep &St) {
+  if (St.Node == ChainStep::ExceptionFrame)
+    return "(exception frame)";
+  return G.Nodes[St.Node].Name;
+}
+
+static std::string causeText(const CallGraph &G, const Cause &C) {
+  auto Name = [&](unsigned N) { return G.Nodes[N].Name; };
+  auto AtLine = [&](unsigned Line) {
+    return Line ? ", line " + std::to_string(Line) : std::string();
+  };
+  switch (C.Kind) {
+  case Cause::Recursion: {
+    std::string S = "recursion: ";
+    for (unsigned M : C.Cycle)
+      S += Name(M) + " -> ";
+    return S + Name(C.Cycle.front()) +
+           " (declare a depth: --recursion-bound=" + Name(C.Cycle.front()) +
+           "=<frames>)";
+  }
+  case Cause::IndirectCall:
+    return "indirect call with no known target in " + Name(C.Node) +
+           " (type " + C.Detail + "; no address-taken function has it)";
+  case Cause::DynamicStack:
+    return "dynamic allocation left on the stack in " + Name(C.Node) + ": " +
+           C.Detail + AtLine(C.Line);
+  case Cause::DynamicPool:
+    return "dynamic allocation in pool " + C.Pool + " in " + Name(C.Node) +
+           ": " + C.Detail + AtLine(C.Line);
+  case Cause::NoFacts:
+    return "call into code without facts: " + Name(C.Node) +
+           (C.Caller != ~0u ? " (called from " + Name(C.Caller) + "; "
+                            : " (") +
+           C.Detail + "; give its size with --assume=" + Name(C.Node) +
+           "=<bytes>)";
+  case Cause::NoFrameSize:
+    return "no machine frame size for " + Name(C.Node) + " (" + C.Detail +
+           ")";
+  }
+  return "";
+}
+
+static void printChain(raw_ostream &OS, const CallGraph &G,
+                       const ResourceBound &R, bool Stack) {
+  OS << "  " << (Stack ? "stack" : "pool " + R.Name) << ": ";
+  if (R.Bounded)
+    OS << R.Bytes << " bytes\n";
+  else
+    OS << "unbounded (known part: " << R.Bytes << " bytes)\n";
+  OS << (Stack ? "         bytes     frame  function\n"
+               : "         bytes  function\n");
+  for (const ChainStep &St : R.Chain) {
+    OS << "    " << format_decimal(St.Bytes, 10);
+    if (Stack)
+      OS << format_decimal(St.Frame, 10);
+    OS << "  " << stepName(G, St);
+    if (St.Repeat > 1)
+      OS << " x" << St.Repeat << " (recursion depth)";
+    if (St.Node != ChainStep::ExceptionFrame) {
+      std::string Where = G.Nodes[St.Node].where();
+      if (!Where.empty())
+        OS << "  " << Where;
+    }
+    if (St.Assumed)
+      OS << "  [assumed: " << G.Nodes[St.Node].AssumedFrom << "]";
+    if (St.Unknown)
+      OS << "  [unbounded]";
+    OS << '\n';
+  }
+}
+
+void printText(raw_ostream &OS, const Image &Img, const CallGraph &G,
+               const Settings &S, const Bounds &B) {
+  OS << "scopealloc-bound: " << Img.Path << ": " << Img.Machine << ", "
+     << G.WithFacts << " functions with facts, " << G.WithFrames
+     << " with frame sizes\n";
+  if (S.CallOverhead)
+    OS << "  each call adds " << S.CallOverhead
+       << " bytes (the return address)\n";
+  if (S.RedZone)
+    OS << "  leaf functions add " << S.RedZone << " bytes (the red zone)\n";
+  if (S.ExceptionFrame)
+    OS << "  interrupt handlers add " << S.ExceptionFrame
+       << " bytes (the exception frame)\n";
+  for (const std::string &W : G.Warnings)
+    OS << "warning: " << W << '\n';
+  for (const std::string &P : Img.Problems)
+    OS << "warning: " << P << '\n';
+  if (B.Entries.empty())
+    OS << "\nno entry point found (give one with --entry=<function>)\n";
+  for (const EntryBound &E : B.Entries) {
+    OS << "\nentry " << G.Nodes[E.Entry.Node].Name << " (" << E.Entry.Kind
+       << ")\n";
+    printChain(OS, G, E.Stack, true);
+    for (const ResourceBound &P : E.Pools)
+      printChain(OS, G, P, false);
+    if (E.Causes.empty())
+      continue;
+    OS << "  unbounded because of:\n";
+    for (const Cause &C : E.Causes)
+      OS << "    " << causeText(G, C) << " [" << join(C.Affects, ", ")
+         << "]\n";
+  }
+}
+
+static json::Array chainJSON(const CallGraph &G, const ResourceBound &R) {
+  json::Array A;
+  for (const ChainStep &St : R.Chain) {
+    json::Object O{{"function", stepName(G, St)},
+                   {"bytes", int64_t(St.Bytes)},
+                   {"frame", int64_t(St.Frame)}};
+    if (St.Repeat > 1)
+      O["repeat"] = int64_t(St.Repeat);
+    if (St.Assumed)
+      O["assumed"] = true;
+    if (St.Unknown)
+      O["unbounded"] = true;
+    if (St.Node != ChainStep::ExceptionFrame) {
+      std::string Where = G.Nodes[St.Node].where();
+      if (!Where.empty())
+        O["source"] = Where;
+    }
+    A.push_back(std::move(O));
+  }
+  return A;
+}
+
+static json::Object boundJSON(const CallGraph &G, const ResourceBound &R) {
+  return json::Object{{"bounded", R.Bounded},
+                      {"bytes", int64_t(R.Bytes)},
+                      {"chain", chainJSON(G, R)}};
+}
+
+void printJSON(raw_ostream &OS, const Image &Img, const CallGraph &G,
+               const Settings &S, const Bounds &B) {
+  json::Array Entries;
+  for (const EntryBound &E : B.Entries) {
+    json::Object Pools;
+    for (const ResourceBound &P : E.Pools)
+      Pools[P.Name] = boundJSON(G, P);
+    json::Array Causes;
+    for (const Cause &C : E.Causes) {
+      json::Object O{{"kind", Cause::kindName(C.Kind)},
+                     {"function", G.Nodes[C.Node].Name},
+                     {"affects", json::Array(C.Affects)},
+                     {"text", causeText(G, C)}};
+      if (C.Kind == Cause::Recursion) {
+        json::Array Cycle;
+        for (unsigned M : C.Cycle)
+          Cycle.push_back(G.Nodes[M].Name);
+        O["cycle"] = std::move(Cycle);
+      }
+      if (C.Caller != ~0u)
+        O["caller"] = G.Nodes[C.Caller].Name;
+      if (!C.Detail.empty())
+        O["detail"] = C.Detail;
+      if (!C.Pool.empty())
+        O["pool"] = C.Pool;
+      if (C.Line)
+        O["line"] = int64_t(C.Line);
+      Causes.push_back(std::move(O));
+    }
+    Entries.push_back(json::Object{{"function", G.Nodes[E.Entry.Node].Name},
+                                   {"kind", E.Entry.Kind},
+                                   {"stack", boundJSON(G, E.Stack)},
+                                   {"pools", std::move(Pools)},
+                                   {"causes", std::move(Causes)}});
+  }
+  json::Array Warnings;
+  for (const std::string &W : G.Warnings)
+    Warnings.push_back(W);
+  for (const std::string &P : Img.Problems)
+    Warnings.push_back(P);
+  json::Object Doc{{"schema", "scopealloc-bound"},
+                   {"version", SchemaVersion},
+                   {"image", Img.Path},
+                   {"machine", Img.Machine},
+                   {"call_overhead", int64_t(S.CallOverhead)},
+                   {"red_zone", int64_t(S.RedZone)},
+                   {"exception_frame", int64_t(S.ExceptionFrame)},
+                   {"functions_with_facts", int64_t(G.WithFacts)},
+                   {"functions_with_frame_sizes", int64_t(G.WithFrames)},
+                   {"pools", json::Array(G.Pools)},
+                   {"entries", std::move(Entries)},
+                   {"warnings", std::move(Warnings)}};
+  OS << formatv("{0:2}", json::Value(std::move(Doc))) << '\n';
+}
+
+void dumpFacts(raw_ostream &OS, const Image &Img) {
+  OS << Img.Path << ": " << Img.Records.size() << " records in "
+     << facts::SectionName << ", " << Img.StackSizeEntries
+     << " entries in .stack_sizes\n";
+  for (const std::string &P : Img.Problems)
+    OS << "warning: " << P << '\n';
+  for (const FactsRecord &R : Img.Records) {
+    OS << "function " << R.Name;
+    if (!Img.Relocatable)
+      OS << " at 0x" << utohexstr(R.Address);
+    OS << "\n  type: " << R.Type << "\n  flags:";
+    if (R.Flags & facts::FlagAddressTaken)
+      OS << " address-taken";
+    if (R.Flags & facts::FlagEntry)
+      OS << " entry";
+    if (R.Flags & facts::FlagExternal)
+      OS << " external";
+    if (R.Flags & facts::FlagUnknownThreadStart)
+      OS << " unknown-thread-start";
+    if (R.Flags & facts::FlagFactsOnly)
+      OS << " facts-only";
+    OS << '\n';
+    if (!R.File.empty())
+      OS << "  source: " << R.File << ':' << R.Line << '\n';
+    if (auto It = Img.StackSizes.find(R.Address);
+        !Img.Relocatable && It != Img.StackSizes.end())
+      OS << "  frame: " << It->second << '\n';
+    for (const FactsRecord::Pool &P : R.Pools)
+      OS << "  pool " << poolName(P.Name) << ": " << P.FrameBytes
+         << " bytes, align " << P.Align << '\n';
+    for (const FactsRecord::Dynamic &D : R.Dynamics)
+      OS << "  dynamic "
+         << (D.Place == facts::PlaceStack ? std::string("stack")
+                                          : "pool " + poolName(D.Pool))
+         << ": " << D.Name << ", "
+         << (D.ConstantBytes ? std::to_string(D.ConstantBytes) + " bytes"
+                             : std::string("size at run time"))
+         << ", align " << D.Align
+         << (D.Flags & facts::DynamicInCycle ? ", in a loop" : "")
+         << (D.Line ? ", line " + std::to_string(D.Line) : "") << '\n';
+    for (const FactsRecord::SymbolUse &C : R.Calls)
+      OS << "  call " << C.Name
+         << (C.Flags & facts::CallWeak ? " (weak)" : "") << '\n';
+    for (const auto &[Type, Sites] : R.IndirectCalls)
+      OS << "  indirect call: " << Type << " (" << Sites << " sites)\n";
+    for (const FactsRecord::SymbolUse &Ref : R.Refs)
+      OS << "  address of " << Ref.Name
+         << (Ref.Flags & facts::RefThreadStart ? " (thread start)" : "")
+         << '\n';
+  }
+}
+
+} // namespace bound
+} // namespace scopealloc

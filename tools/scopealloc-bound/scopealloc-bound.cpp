@@ -1,0 +1,160 @@
+//===- scopealloc-bound.cpp - Whole-program stack and pool bounds ---------===//
+//
+// scopealloc-bound [options] <linked ELF image>
+//
+// Reads the facts the ScopeAlloc pass left in .scopealloc_facts and the
+// frame sizes of .stack_sizes, builds the call graph and prints, per entry
+// point, the worst-case machine stack and the worst-case use of each pool,
+// with the critical chain and each frame's bytes, or why there is no bound.
+//
+//===----------------------------------------------------------------------===//
+#include "Bounds.h"
+#include "CallGraph.h"
+#include "Image.h"
+#include "Output.h"
+#include "Settings.h"
+
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace scopealloc::bound;
+
+static cl::OptionCategory Category("scopealloc-bound options");
+
+static cl::opt<std::string> Input(cl::Positional, cl::Required,
+                                  cl::desc("<linked ELF image>"),
+                                  cl::cat(Category));
+static cl::opt<bool> JSON("json", cl::desc("Print JSON instead of text"),
+                          cl::cat(Category));
+static cl::opt<std::string>
+    SVG("svg", cl::value_desc("file"),
+        cl::desc("Also write a flame-style chart of the critical stack "
+                 "chains (SVG)"),
+        cl::cat(Category));
+static cl::list<std::string>
+    Entries("entry", cl::value_desc("function"), cl::CommaSeparated,
+            cl::desc("An entry point besides main, thread start routines, "
+                     "interrupt handlers and marked functions"),
+            cl::cat(Category));
+static cl::list<std::string> RecursionBounds(
+    "recursion-bound", cl::value_desc("function=depth"),
+    cl::desc("The cycle through <function> holds at most <depth> frames of "
+             "its functions at once"),
+    cl::cat(Category));
+static cl::list<std::string>
+    Assume("assume", cl::value_desc("function=bytes"),
+           cl::desc("Worst-case stack of a function without facts, callees "
+                    "included"),
+           cl::cat(Category));
+static cl::opt<std::string>
+    Config("config", cl::value_desc("file"),
+           cl::desc("Settings, one a line: 'entry <f>', 'recursion <f> "
+                    "<depth>', 'assume <f> <bytes>'"),
+           cl::cat(Category));
+static cl::opt<bool> NoBuiltin(
+    "no-builtin-assumptions",
+    cl::desc("Assume no size for libc, compiler-rt and runtime functions"),
+    cl::cat(Category));
+static cl::opt<int64_t> CallOverhead(
+    "call-overhead", cl::init(-1), cl::value_desc("bytes"),
+    cl::desc("Bytes a call adds to the callee's frame (default: 8 on x86-64, "
+             "4 on i386: the return address; else 0)"),
+    cl::cat(Category));
+static cl::opt<int64_t> RedZone(
+    "red-zone", cl::init(-1), cl::value_desc("bytes"),
+    cl::desc("Bytes a leaf function may use below the stack pointer "
+             "(default: 128 on x86-64, else 0)"),
+    cl::cat(Category));
+static cl::opt<int64_t> ExceptionFrame(
+    "exception-frame", cl::init(-1), cl::value_desc("bytes"),
+    cl::desc("Bytes the hardware pushes on entering an interrupt handler "
+             "(default: 32 on ARM images with a vector table, else 0)"),
+    cl::cat(Category));
+static cl::opt<bool>
+    DumpFacts("dump-facts",
+              cl::desc("Print the records as read (also of a relocatable "
+                       "object) and stop"),
+              cl::cat(Category));
+
+static int fail(const Twine &Message) {
+  WithColor::error(errs(), "scopealloc-bound") << Message << '\n';
+  return 1;
+}
+
+int main(int Argc, char **Argv) {
+  InitLLVM X(Argc, Argv);
+  cl::HideUnrelatedOptions(Category);
+  cl::ParseCommandLineOptions(
+      Argc, Argv,
+      "scopealloc-bound: worst-case stack and pool use per entry point of a "
+      "program linked from objects built through ScopeAlloc\n");
+
+  Expected<Image> Img = loadImage(Input);
+  if (!Img)
+    return fail(Input + ": " + toString(Img.takeError()));
+  if (DumpFacts) {
+    dumpFacts(outs(), *Img);
+    return 0;
+  }
+  if (Img->Relocatable)
+    return fail(Input + " is a relocatable object: bounds need the linked "
+                        "image (--dump-facts prints an object's records)");
+
+  Settings S;
+  if (!NoBuiltin)
+    addBuiltinAssumptions(S);
+  if (Img->EMachine == ELF::EM_X86_64) {
+    S.CallOverhead = 8;
+    S.RedZone = 128;
+  } else if (Img->EMachine == ELF::EM_386) {
+    S.CallOverhead = 4;
+  } else if (Img->isARM() && !Img->Vectors.empty()) {
+    S.ExceptionFrame = 32; // Cortex-M: r0-r3, r12, lr, pc, xPSR
+  }
+  if (!Config.empty())
+    if (Error E = readConfig(Config, S))
+      return fail(toString(std::move(E)));
+  for (const std::string &E : Entries)
+    S.Entries.push_back(E);
+  for (const std::string &R : RecursionBounds)
+    if (Error E = parseAssignment(R, "recursion-bound", S.RecursionDepth))
+      return fail(toString(std::move(E)));
+  for (const std::string &A : Assume) {
+    if (Error E = parseAssignment(A, "assume", S.Assumed))
+      return fail(toString(std::move(E)));
+    S.AssumedFrom[StringRef(A).rsplit('=').first] = "--assume";
+  }
+  if (CallOverhead >= 0)
+    S.CallOverhead = CallOverhead;
+  if (RedZone >= 0)
+    S.RedZone = RedZone;
+  if (ExceptionFrame >= 0)
+    S.ExceptionFrame = ExceptionFrame;
+
+  CallGraph G = buildCallGraph(*Img, S);
+  if (Img->Records.empty())
+    G.Warnings.push_back("no records in .scopealloc_facts: were the objects "
+                         "compiled through scopealloc-clang (or with "
+                         "-mllvm -scope-alloc-facts)?");
+  if (Img->StackSizes.empty())
+    G.Warnings.push_back("no .stack_sizes section: compile with "
+                         "-fstack-size-section");
+  Bounds B = computeBounds(G, S);
+  if (JSON)
+    printJSON(outs(), *Img, G, S, B);
+  else
+    printText(outs(), *Img, G, S, B);
+  if (!SVG.empty()) {
+    std::error_code EC;
+    raw_fd_ostream OS(SVG, EC, sys::fs::OF_Text);
+    if (EC)
+      return fail("cannot write '" + SVG + "': " + EC.message());
+    printSVG(OS, *Img, G, B);
+  }
+  return 0;
+}

@@ -1,6 +1,7 @@
 //===- SourceScopes.cpp - Scopes and policies written in the source -------===//
 #include "SourceScopes.h"
 #include "Diagnostics.h"
+#include "FactsFormat.h"
 #include "Scope.h"
 #include "StackPolicy.h"
 
@@ -158,10 +159,14 @@ bool functionAnnotationToAttribute(Function &F, StringRef Text,
   } else if (Name == PoolAttr) {
     if (Expected<std::string> Pool = parsePoolSetting(Value); !Pool)
       return Bad("the value " + toString(Pool.takeError()));
+  } else if (Name == facts::EntryAttr) { // for scopealloc-bound
+    if (Value != "1")
+      return Bad("the value must be 1, found \"" + Value + "\"");
   } else {
     return Bad(Twine("unknown setting '") + Name + "' (expected " +
                MaxStackAllocaAttr + ", " + FrameBudgetAttr + ", " +
-               DynamicAttr + " or " + PoolAttr + ")");
+               DynamicAttr + ", " + PoolAttr + " or " + facts::EntryAttr +
+               ")");
   }
   auto [It, New] = Seen.try_emplace(Name, Value.str());
   if (!New && It->second != Value)

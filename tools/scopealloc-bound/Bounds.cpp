@@ -183,6 +183,11 @@ private:
     B.Bounded = !Val[R][C].Unbounded;
     for (int At = C; At >= 0; At = Val[R][At].Next)
       B.Chain.push_back(Val[R][At].Step);
+    // A pool's chain ends with the last function that takes from it.
+    if (R > 0)
+      while (B.Chain.size() > 1 && !B.Chain.back().Bytes &&
+             !B.Chain.back().Unknown)
+        B.Chain.pop_back();
     return B;
   }
 

@@ -21,6 +21,8 @@
  *   SCOPEALLOC_DYNAMIC(demote)       void h(int n) { ... }   keep|demote|reject
  *   SCOPEALLOC_FUNCTION_POOL(dma)    void k(void) { ... }    pool of demoted
  *                                                            unscoped buffers
+ *   SCOPEALLOC_ENTRY                 void task(void) { ... } an entry point
+ *                                                            for scopealloc-bound
  *
  * Byte counts are decimal literals (or macros expanding to one). They are
  * the same as __attribute__((annotate("scope:global.workspace"))) and
@@ -57,5 +59,8 @@
   SCOPEALLOC_ANNOTATE("scope-alloc-dynamic=" #rule)
 #define SCOPEALLOC_FUNCTION_POOL(name)                                         \
   SCOPEALLOC_ANNOTATE("scope-alloc-pool=" #name)
+/* An entry point of the program (a task, a callback the hardware or an RTOS
+ * calls): scopealloc-bound bounds its stack and pool use. */
+#define SCOPEALLOC_ENTRY SCOPEALLOC_ANNOTATE("scope-alloc-entry=1")
 
 #endif

@@ -9,6 +9,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
@@ -312,6 +313,18 @@ FunctionFacts collectFacts(Function &F) {
   return Facts;
 }
 
+/// The source variable a demoted allocation holds (its debug records now
+/// describe the runtime call's result), else its IR name.
+static std::string allocationName(const DemotedDynamic &Dyn) {
+  if (Dyn.Alloc) {
+    for (DbgVariableRecord *DVR : findDVRDeclares(Dyn.Alloc))
+      return DVR->getVariable()->getName().str();
+    for (DbgDeclareInst *DDI : findDbgDeclares(Dyn.Alloc))
+      return DDI->getVariable()->getName().str();
+  }
+  return Dyn.Name.empty() ? std::string("<unnamed>") : Dyn.Name;
+}
+
 void addPoolFacts(FunctionFacts &Facts, const Function &F,
                   const FunctionDemotion &D) {
   SmallPtrSet<const BasicBlock *, 16> Cyclic = cyclicBlocks(F);
@@ -330,7 +343,7 @@ void addPoolFacts(FunctionFacts &Facts, const Function &F,
             Cyclic.count(Dyn.Alloc->getParent()) ? facts::DynamicInCycle : 0;
         Rec.Line = lineOf(*Dyn.Alloc);
       }
-      Rec.Name = Dyn.Name.empty() ? std::string("<unnamed>") : Dyn.Name;
+      Rec.Name = allocationName(Dyn);
       Facts.Dynamics.push_back(std::move(Rec));
     }
   }

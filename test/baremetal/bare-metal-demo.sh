@@ -11,7 +11,11 @@
 #  4. runs both on QEMU's netduinoplus2 (STM32F405) with semihosting and
 #     compares results, pool statistics and the measured stack high-water;
 #  5. checks the failure modes: a default pool too small traps, a program
-#     without one fails to link naming __scopealloc_pool_workspace.
+#     without one fails to link naming __scopealloc_pool_workspace;
+#  6. checks that the measured stack high-water and pool peaks are at most
+#     what scopealloc-bound computes for the image (the runtime and the
+#     start-up code are compiled with facts but not rewritten:
+#     -scope-alloc-facts-only).
 #
 # Usage: test/baremetal/bare-metal-demo.sh [--prefix P] [--out DIR]
 #   --prefix P  an installed ScopeAlloc (default: build and use build/install)
@@ -56,8 +60,8 @@ step "Runtime for thumbv7em-none-eabi (freestanding, no libc)"
 rt_sources=(arena exhaustion stats fixed_default_pool)
 rt_objects=()
 for f in "${rt_sources[@]}"; do
-  "$llvm/clang" "${cflags[@]}" -I"$root/runtime/include" \
-    -c "$root/runtime/src/$f.c" -o "rt/$f.o"
+  "$prefix/bin/scopealloc-clang" "${cflags[@]}" -mllvm -scope-alloc-facts-only \
+    -I"$root/runtime/include" -c "$root/runtime/src/$f.c" -o "rt/$f.o"
   rt_objects+=("rt/$f.o")
 done
 rm -f libscopealloc_rt_thumbv7em.a
@@ -77,7 +81,8 @@ step "Demo through the plugin (scopealloc-clang ${target[*]} -O2 ${policy[*]})"
 "$prefix/bin/scopealloc-clang" "${cflags[@]}" "${policy[@]}" -Rpass=scope-alloc \
   -fno-diagnostics-show-option -c "$src/demo.c" -o demo.o 2>remarks.txt
 grep 'remark:' remarks.txt | sed -E 's/^.*demo\.c:/  demo.c:/'
-"$llvm/clang" "${cflags[@]}" -c "$src/startup.c" -o startup.o
+"$prefix/bin/scopealloc-clang" "${cflags[@]}" -mllvm -scope-alloc-facts-only \
+  -c "$src/startup.c" -o startup.o
 "$llvm/ld.lld" -T "$src/cortex-m4.ld" --gc-sections -Map demo.map \
   startup.o demo.o libscopealloc_rt_thumbv7em.a -o demo.elf
 "$llvm/llvm-size" -A -x demo.elf | grep -E '^(section|\.isr|\.text|\.rodata|scopealloc|\.data|\.bss|\.stack |\.sram2)' | sed 's/^/  /'
@@ -195,5 +200,22 @@ plain_stack=$(field plain.elf.out 'stack high-water' 'high-water:')
 [ "$sa_stack" -lt 1024 ] || fail "the ScopeAlloc build used $sa_stack bytes of stack"
 [ "$plain_stack" -gt 4096 ] || fail "the plain build used only $plain_stack bytes of stack"
 echo "  measured stack high-water: $sa_stack bytes with ScopeAlloc, $plain_stack bytes without"
+# The painted stack holds Reset_Handler's frame and everything below it.
+"$prefix/bin/scopealloc-bound" demo.elf > bound.txt
+bound_of() { # ENTRY RESOURCE -> its bound in bytes; nothing if unbounded
+  awk -v e="entry $1 " -v r="  $2: " 'index($0, e) == 1 {hit = 1; next}
+    /^entry / {hit = 0}
+    hit && index($0, r) == 1 {if ($0 !~ /unbounded/) print $(NF - 1); exit}' bound.txt
+}
+stack_bound=$(bound_of Reset_Handler stack)
+ws_bound=$(bound_of Reset_Handler "pool workspace")
+dma_bound=$(bound_of Reset_Handler "pool dma")
+[ -n "$stack_bound" ] && [ -n "$ws_bound" ] && [ -n "$dma_bound" ] ||
+  fail "scopealloc-bound found no bound for Reset_Handler: $(cat bound.txt)"
+[ "$sa_stack" -le "$stack_bound" ] ||
+  fail "measured stack high-water $sa_stack bytes exceeds the bound $stack_bound"
+[ 4096 -le "$ws_bound" ] && [ 2048 -le "$dma_bound" ] ||
+  fail "pool peaks (workspace 4096, dma 2048) exceed the bounds ($ws_bound, $dma_bound)"
+echo "  scopealloc-bound: stack $stack_bound bytes (measured $sa_stack), pool workspace $ws_bound (peak 4096), dma $dma_bound (peak 2048)"
 echo
 echo "bare-metal-demo: ok"

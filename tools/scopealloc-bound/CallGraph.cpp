@@ -318,7 +318,8 @@ private:
                  !(Img.isARM() && Index == 1));
     for (const auto &[Addr, Names] : Img.FunctionNames)
       for (const std::string &Name : Names)
-        if (StringRef(Name).ends_with("_Handler")) {
+        if (StringRef(Name).ends_with("_Handler") ||
+            StringRef(Name).ends_with("_IRQHandler")) {
           addEntry(nodeAt(Addr), "interrupt handler (by name)",
                    Name != "Reset_Handler");
           break;

@@ -94,6 +94,7 @@ def main():
                 if nxt and fn in facts and nxt not in facts[fn]["calls"] \
                         and not facts[fn]["indirect"]:
                     fail("%s: %s does not call %s" % (name, fn, nxt))
+            want *= step.get("repeat", 1)  # a cycle's declared depth
             if step["bytes"] != want:
                 fail("%s: %s counts %d bytes, expected %d" %
                      (name, fn, step["bytes"], want))
@@ -107,7 +108,7 @@ def main():
             total = 0
             for step in b["chain"]:
                 want = facts.get(step["function"], {"pools": {}})["pools"] \
-                    .get(pool, 0)
+                    .get(pool, 0) * step.get("repeat", 1)
                 if step["bytes"] != want:
                     fail("%s: pool %s: %s counts %d bytes, expected %d" %
                          (name, pool, step["function"], step["bytes"], want))

@@ -3,6 +3,7 @@
 #include "FactsFormat.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -20,8 +21,14 @@ static std::string stepName(const CallGraph &G, const ChainStep &St) {
   return G.Nodes[St.Node].Name;
 }
 
+/// A function as people read it: C++ names demangled.
+static std::string readable(const std::string &Name) {
+  return demangle(Name);
+}
+
 static std::string causeText(const CallGraph &G, const Cause &C) {
-  auto Name = [&](unsigned N) { return G.Nodes[N].Name; };
+  auto Name = [&](unsigned N) { return readable(G.Nodes[N].Name); };
+  auto Raw = [&](unsigned N) { return G.Nodes[N].Name; };
   auto AtLine = [&](unsigned Line) {
     return Line ? ", line " + std::to_string(Line) : std::string();
   };
@@ -31,7 +38,7 @@ static std::string causeText(const CallGraph &G, const Cause &C) {
     for (unsigned M : C.Cycle)
       S += Name(M) + " -> ";
     return S + Name(C.Cycle.front()) +
-           " (declare a depth: --recursion-bound=" + Name(C.Cycle.front()) +
+           " (declare a depth: --recursion-bound=" + Raw(C.Cycle.front()) +
            "=<frames>)";
   }
   case Cause::IndirectCall:
@@ -47,7 +54,7 @@ static std::string causeText(const CallGraph &G, const Cause &C) {
     return "call into code without facts: " + Name(C.Node) +
            (C.Caller != ~0u ? " (called from " + Name(C.Caller) + "; "
                             : " (") +
-           C.Detail + "; give its size with --assume=" + Name(C.Node) +
+           C.Detail + "; give its size with --assume=" + Raw(C.Node) +
            "=<bytes>)";
   case Cause::NoFrameSize:
     return "no machine frame size for " + Name(C.Node) + " (" + C.Detail +
@@ -69,7 +76,7 @@ static void printChain(raw_ostream &OS, const CallGraph &G,
     OS << "    " << format_decimal(St.Bytes, 10);
     if (Stack)
       OS << format_decimal(St.Frame, 10);
-    OS << "  " << stepName(G, St);
+    OS << "  " << readable(stepName(G, St));
     if (St.Repeat > 1)
       OS << " x" << St.Repeat << " (recursion depth)";
     if (St.Node != ChainStep::ExceptionFrame) {
@@ -105,7 +112,8 @@ void printText(raw_ostream &OS, const Image &Img, const CallGraph &G,
   if (B.Entries.empty())
     OS << "\nno entry point found (give one with --entry=<function>)\n";
   for (const EntryBound &E : B.Entries) {
-    OS << "\nentry " << G.Nodes[E.Entry.Node].Name << " (" << E.Entry.Kind
+    OS << "\nentry " << readable(G.Nodes[E.Entry.Node].Name) << " ("
+       << E.Entry.Kind
        << ")\n";
     printChain(OS, G, E.Stack, true);
     for (const ResourceBound &P : E.Pools)

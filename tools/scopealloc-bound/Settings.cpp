@@ -58,6 +58,16 @@ const Assumption Builtin[] = {
            "vsnprintf dprintf __printf_chk __fprintf_chk __sprintf_chk "
            "__snprintf_chk __vfprintf_chk __vsnprintf_chk puts fputs fputc "
            "putc putchar fwrite fflush perror"},
+    // C++ allocation; exceptions (the unwinder walks the stack from the
+    // throw, and runs no code of the program but destructors and handlers,
+    // which are the program's own calls).
+    {1024, "_Znwm _Znam _ZdlPv _ZdaPv _ZdlPvm _ZdaPvm _ZnwmSt11align_val_t "
+           "_ZdlPvSt11align_val_t _Znwj _Znaj _ZdlPvj"},
+    {8192, "__cxa_allocate_exception __cxa_free_exception __cxa_throw "
+           "__cxa_rethrow __cxa_begin_catch __cxa_end_catch "
+           "__cxa_call_unexpected _Unwind_Resume __cxa_guard_acquire "
+           "__cxa_guard_release __cxa_guard_abort __cxa_atexit "
+           "__cxa_pure_virtual _ZSt9terminatev"},
     // Ends of the program: exit runs the atexit handlers, abort the
     // SIGABRT handler; neither is followed.
     {8192, "exit _exit _Exit abort __stack_chk_fail __assert_fail "

@@ -547,8 +547,17 @@ static bool isRecord(const Instruction &I) {
   return IA && StringRef(IA->getAsmString()).starts_with(AsmPrefix);
 }
 
+/// A module compiled for LTO, before the link: its functions are not final
+/// (cross-module inlining would copy records into their callers, and the
+/// link would reject a record naming an inlined-away function). The records
+/// of an LTO build must come from the run in the LTO backend.
+static bool isLTOPreLink(const Module &M) {
+  return M.getModuleFlag("EnableSplitLTOUnit") != nullptr;
+}
+
 StackFacts::StackFacts(Module &M)
-    : M(M), Enabled(stackFactsRequested() && targetTakesRecords(M)) {}
+    : M(M), Enabled(stackFactsRequested() && targetTakesRecords(M) &&
+                    !isLTOPreLink(M)) {}
 
 void StackFacts::addDemotion(Function &F, const FunctionDemotion &D) {
   if (!Enabled || D.empty())

@@ -62,12 +62,16 @@ static void printSignature(raw_ostream &OS, Type *T,
       return;
     }
     OS << (ST->isPacked() ? "<{" : "{");
-    ListSeparator LS;
-    for (Type *E : ST->elements()) {
-      OS << LS << ' ';
-      printSignature(OS, E, Open);
+    if (ST->getNumElements()) {
+      OS << ' ';
+      ListSeparator LS;
+      for (Type *E : ST->elements()) {
+        OS << LS;
+        printSignature(OS, E, Open);
+      }
+      OS << ' ';
     }
-    OS << (ST->getNumElements() ? " " : "") << (ST->isPacked() ? "}>" : "}");
+    OS << (ST->isPacked() ? "}>" : "}");
     Open.erase(ST);
     return;
   }
@@ -383,8 +387,12 @@ public:
   void field(uint8_t Tag, const Encoder &Payload) {
     uleb(Tag);
     uleb(Payload.size());
-    for (const Piece &P : Payload.Pieces)
-      Pieces.push_back(P);
+    for (const Piece &P : Payload.Pieces) {
+      if (P.Symbol.empty())
+        raw(P.Bytes);
+      else
+        Pieces.push_back(P);
+    }
   }
   uint64_t size() const {
     uint64_t N = 0;

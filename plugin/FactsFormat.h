@@ -44,11 +44,11 @@ enum Tag : uint8_t {
 
 /// TagFlags bits.
 enum Flag : uint64_t {
-  FlagAddressTaken = 1,        ///< used other than as a callee in its module
-  FlagEntry = 2,               ///< marked as an entry (scope-alloc-entry)
-  FlagExternal = 4,            ///< not of local linkage
-  FlagUnknownThreadStart = 8,  ///< starts a thread at a routine not known here
-  FlagFactsOnly = 16,          ///< compiled with -scope-alloc-facts-only
+  FlagAddressTaken = 1,       ///< used other than as a callee in its module
+  FlagEntry = 2,              ///< marked as an entry (scope-alloc-entry)
+  FlagExternal = 4,           ///< not of local linkage
+  FlagUnknownThreadStart = 8, ///< starts a thread at a routine not known here
+  FlagFactsOnly = 16,         ///< compiled with -scope-alloc-facts-only
 };
 
 /// TagDynamic place.

@@ -151,7 +151,8 @@ static bool isAddressTaken(const Function &F) {
 /// The functions a constant operand names, through constant expressions
 /// and aggregates (not through global variables' initializers: the tool
 /// finds those addresses in the image's data).
-static void functionsIn(const Value *V, SmallVectorImpl<const GlobalValue *> &Out,
+static void functionsIn(const Value *V,
+                        SmallVectorImpl<const GlobalValue *> &Out,
                         SmallPtrSetImpl<const Constant *> &Seen) {
   const auto *C = dyn_cast<Constant>(V);
   if (!C || isa<GlobalVariable>(C) || isa<BlockAddress>(C) ||
@@ -212,7 +213,8 @@ namespace {
 /// Calls and references, each symbol once, in first-seen order.
 class SymbolList {
 public:
-  explicit SymbolList(std::vector<FunctionFacts::SymbolUse> &List) : List(List) {}
+  explicit SymbolList(std::vector<FunctionFacts::SymbolUse> &List)
+      : List(List) {}
   void add(StringRef Name, bool Relocatable, uint64_t Flags = 0) {
     auto [It, New] = Index.try_emplace(Name, List.size());
     if (New)
@@ -288,8 +290,8 @@ FunctionFacts collectFacts(Function &F) {
                   Target->hasExternalWeakLinkage() ? facts::CallWeak : 0);
         int Arg = startRoutineArgument(Target->getName());
         if (Arg >= 0 && unsigned(Arg) < CB->arg_size()) {
-          auto *Start = dyn_cast<Function>(
-              CB->getArgOperand(Arg)->stripPointerCasts());
+          auto *Start =
+              dyn_cast<Function>(CB->getArgOperand(Arg)->stripPointerCasts());
           if (Start)
             Refs.add(symbolName(*Start), relocatable(*Start),
                      facts::RefThreadStart);
@@ -405,8 +407,7 @@ public:
   void print(raw_ostream &OS) const {
     for (const Piece &P : Pieces) {
       if (!P.Symbol.empty()) {
-        OS << (AddrSize == 8 ? ".quad " : ".long ") << quoted(P.Symbol)
-           << '\n';
+        OS << (AddrSize == 8 ? ".quad " : ".long ") << quoted(P.Symbol) << '\n';
         continue;
       }
       for (size_t I = 0; I < P.Bytes.size(); I += 32) {

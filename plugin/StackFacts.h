@@ -1,4 +1,4 @@
-//===- StackFacts.h - Per-function facts for whole-program bounds -*- C++ -*-===//
+//===- StackFacts.h - Facts for whole-program bounds ------------*- C++ -*-===//
 //
 // With -scope-alloc-facts (the wrappers pass it), every function defined in
 // the module gets one record in section .scopealloc_facts: the bytes it takes
@@ -101,8 +101,7 @@ void addPoolFacts(FunctionFacts &Facts, const llvm::Function &F,
 /// The assembly of \p Facts' record: a .pushsection of .scopealloc_facts
 /// linked to the function's symbol (in its COMDAT group if it has one), the
 /// record's bytes, .popsection.
-std::string recordAssembly(const FunctionFacts &Facts,
-                           const llvm::Function &F);
+std::string recordAssembly(const FunctionFacts &Facts, const llvm::Function &F);
 
 /// Collects what demotion did per function, then writes every record.
 class StackFacts {

@@ -5,10 +5,10 @@
 // spells structures out so that modules agree; recordAssembly's header.
 //
 //===----------------------------------------------------------------------===//
+#include "StackFacts.h"
 #include "AllocaDemotion.h"
 #include "FactsFormat.h"
 #include "IRParsing.h"
-#include "StackFacts.h"
 
 #include "llvm/IR/Module.h"
 
@@ -60,7 +60,7 @@ define void @f(ptr %fp, ptr %dst, ptr %src, ptr %start) {
   EXPECT_EQ(names(F.Calls),
             (std::vector<std::string>{"helper", "memcpy", "maybe",
                                       "pthread_create"}));
-  EXPECT_TRUE(F.Calls[0].Relocatable); // defined here
+  EXPECT_TRUE(F.Calls[0].Relocatable);  // defined here
   EXPECT_FALSE(F.Calls[1].Relocatable); // a library call by name
   EXPECT_FALSE(F.Calls[2].Relocatable); // a declaration
   EXPECT_EQ(F.Calls[2].Flags, uint64_t(facts::CallWeak));
@@ -69,8 +69,8 @@ define void @f(ptr %fp, ptr %dst, ptr %src, ptr %start) {
   EXPECT_EQ(names(F.Refs), (std::vector<std::string>{"worker", "helper"}));
   EXPECT_EQ(F.Refs[0].Flags, uint64_t(facts::RefThreadStart));
   EXPECT_EQ(F.Refs[1].Flags, 0u);
-  EXPECT_EQ(F.Flags, uint64_t(facts::FlagExternal |
-                              facts::FlagUnknownThreadStart));
+  EXPECT_EQ(F.Flags,
+            uint64_t(facts::FlagExternal | facts::FlagUnknownThreadStart));
   EXPECT_EQ(collectFacts(*M->getFunction("helper")).Flags,
             uint64_t(facts::FlagAddressTaken));
   EXPECT_EQ(collectFacts(*M->getFunction("worker")).Flags,

@@ -17,8 +17,8 @@ namespace {
 struct Value {
   uint64_t Bytes = 0;
   bool Unbounded = false;
-  ChainStep Step;  ///< the component's own step
-  int Next = -1;   ///< the component the chain goes on to
+  ChainStep Step; ///< the component's own step
+  int Next = -1;  ///< the component the chain goes on to
 };
 
 class Solver {
@@ -92,8 +92,7 @@ private:
           Members.push_back(W);
         } while (W != V);
         std::reverse(Members.begin(), Members.end());
-        bool Cycle = Members.size() > 1 ||
-                     is_contained(G.Nodes[V].Callees, V);
+        bool Cycle = Members.size() > 1 || is_contained(G.Nodes[V].Callees, V);
         std::optional<uint64_t> Depth;
         if (Cycle)
           for (unsigned M : Members)

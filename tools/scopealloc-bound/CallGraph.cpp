@@ -137,8 +137,8 @@ private:
   /// an undefined weak function of a static image: it is null, never called.
   std::optional<unsigned> resolve(const FactsRecord::SymbolUse &U,
                                   bool Weak = false) {
-    if (U.Address && (ByAddress.count(U.Address) ||
-                      Img.FunctionNames.count(U.Address)))
+    if (U.Address &&
+        (ByAddress.count(U.Address) || Img.FunctionNames.count(U.Address)))
       return nodeAt(U.Address);
     auto Global = Img.GlobalFunctions.find(U.Name);
     if (Global != Img.GlobalFunctions.end())

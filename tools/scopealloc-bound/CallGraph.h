@@ -1,4 +1,4 @@
-//===- CallGraph.h - Functions, calls and entry points of an image -*- C++ -*-===//
+//===- CallGraph.h - Functions, calls, entry points -------------*- C++ -*-===//
 //
 // One node per function: those with a record, a frame size or a function
 // symbol in the image, and those called by name but defined elsewhere (a
@@ -36,11 +36,11 @@ struct Cause {
     NoFrameSize,  ///< facts but no .stack_sizes entry
   } Kind;
   explicit Cause(KindTy Kind) : Kind(Kind) {}
-  unsigned Node = 0;          ///< where (NoFacts: the code without facts)
-  unsigned Caller = ~0u;      ///< NoFacts: one caller
-  std::string Detail;         ///< type, allocation name, ...
-  std::string Pool;           ///< DynamicPool
-  unsigned Line = 0;          ///< DynamicStack/DynamicPool
+  unsigned Node = 0;           ///< where (NoFacts: the code without facts)
+  unsigned Caller = ~0u;       ///< NoFacts: one caller
+  std::string Detail;          ///< type, allocation name, ...
+  std::string Pool;            ///< DynamicPool
+  unsigned Line = 0;           ///< DynamicStack/DynamicPool
   std::vector<unsigned> Cycle; ///< Recursion: the cycle's functions
   /// "stack" and the pools it makes unbounded (set by computeBounds).
   std::vector<std::string> Affects;
@@ -72,7 +72,7 @@ struct Node {
 
 struct EntryPoint {
   unsigned Node;
-  std::string Kind;     ///< "main", "thread start", "interrupt vector 3", ...
+  std::string Kind;       ///< "main", "thread start", "interrupt vector 3", ...
   bool Exception = false; ///< entered by a hardware exception
 };
 

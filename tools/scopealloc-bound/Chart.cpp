@@ -70,9 +70,9 @@ void printSVG(raw_ostream &OS, const Image &Img, const CallGraph &G,
     OS << "<text x=\"" << Margin << "\" y=\"" << Y - 8
        << "\" font-weight=\"bold\">" << escape(Name) << " ("
        << escape(E.Entry.Kind) << "): stack "
-       << (R.Bounded ? std::to_string(R.Bytes) + " bytes"
-                     : "unbounded, known part " + std::to_string(R.Bytes) +
-                           " bytes")
+       << (R.Bounded
+               ? std::to_string(R.Bytes) + " bytes"
+               : "unbounded, known part " + std::to_string(R.Bytes) + " bytes")
        << "</text>\n";
     // Bytes from each step to the end of the chain: the entry's bar is the
     // whole stack, each callee's sits on top of its caller's.

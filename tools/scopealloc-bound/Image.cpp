@@ -232,8 +232,7 @@ private:
       }
       if (Data.size() - Off < facts::HeaderSize ||
           std::memcmp(Data.data() + Off, facts::Magic, 4) != 0) {
-        problem(formatv("{0}: no record at offset {1}", facts::SectionName,
-                        Off)
+        problem(formatv("{0}: no record at offset {1}", facts::SectionName, Off)
                     .str());
         return;
       }
@@ -371,9 +370,9 @@ private:
       }
     }
     if (Rec.Failed) {
-      problem(formatv("{0}: malformed record of '{1}'", facts::SectionName,
-                      R.Name)
-                  .str());
+      problem(
+          formatv("{0}: malformed record of '{1}'", facts::SectionName, R.Name)
+              .str());
       return;
     }
     Img.Records.push_back(std::move(R));

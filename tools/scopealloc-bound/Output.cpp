@@ -22,9 +22,7 @@ static std::string stepName(const CallGraph &G, const ChainStep &St) {
 }
 
 /// A function as people read it: C++ names demangled.
-static std::string readable(const std::string &Name) {
-  return demangle(Name);
-}
+static std::string readable(const std::string &Name) { return demangle(Name); }
 
 static std::string causeText(const CallGraph &G, const Cause &C) {
   auto Name = [&](unsigned N) { return readable(G.Nodes[N].Name); };
@@ -42,8 +40,8 @@ static std::string causeText(const CallGraph &G, const Cause &C) {
            "=<frames>)";
   }
   case Cause::IndirectCall:
-    return "indirect call with no known target in " + Name(C.Node) +
-           " (type " + C.Detail + "; no address-taken function has it)";
+    return "indirect call with no known target in " + Name(C.Node) + " (type " +
+           C.Detail + "; no address-taken function has it)";
   case Cause::DynamicStack:
     return "dynamic allocation left on the stack in " + Name(C.Node) + ": " +
            C.Detail + AtLine(C.Line);
@@ -52,13 +50,11 @@ static std::string causeText(const CallGraph &G, const Cause &C) {
            ": " + C.Detail + AtLine(C.Line);
   case Cause::NoFacts:
     return "call into code without facts: " + Name(C.Node) +
-           (C.Caller != ~0u ? " (called from " + Name(C.Caller) + "; "
-                            : " (") +
+           (C.Caller != ~0u ? " (called from " + Name(C.Caller) + "; " : " (") +
            C.Detail + "; give its size with --assume=" + Raw(C.Node) +
            "=<bytes>)";
   case Cause::NoFrameSize:
-    return "no machine frame size for " + Name(C.Node) + " (" + C.Detail +
-           ")";
+    return "no machine frame size for " + Name(C.Node) + " (" + C.Detail + ")";
   }
   return "";
 }
@@ -113,8 +109,7 @@ void printText(raw_ostream &OS, const Image &Img, const CallGraph &G,
     OS << "\nno entry point found (give one with --entry=<function>)\n";
   for (const EntryBound &E : B.Entries) {
     OS << "\nentry " << readable(G.Nodes[E.Entry.Node].Name) << " ("
-       << E.Entry.Kind
-       << ")\n";
+       << E.Entry.Kind << ")\n";
     printChain(OS, G, E.Stack, true);
     for (const ResourceBound &P : E.Pools)
       printChain(OS, G, P, false);
@@ -122,8 +117,7 @@ void printText(raw_ostream &OS, const Image &Img, const CallGraph &G,
       continue;
     OS << "  unbounded because of:\n";
     for (const Cause &C : E.Causes)
-      OS << "    " << causeText(G, C) << " [" << join(C.Affects, ", ")
-         << "]\n";
+      OS << "    " << causeText(G, C) << " [" << join(C.Affects, ", ") << "]\n";
   }
 }
 
@@ -251,8 +245,8 @@ void dumpFacts(raw_ostream &OS, const Image &Img) {
          << (D.Flags & facts::DynamicInCycle ? ", in a loop" : "")
          << (D.Line ? ", line " + std::to_string(D.Line) : "") << '\n';
     for (const FactsRecord::SymbolUse &C : R.Calls)
-      OS << "  call " << C.Name
-         << (C.Flags & facts::CallWeak ? " (weak)" : "") << '\n';
+      OS << "  call " << C.Name << (C.Flags & facts::CallWeak ? " (weak)" : "")
+         << '\n';
     for (const auto &[Type, Sites] : R.IndirectCalls)
       OS << "  indirect call: " << Type << " (" << Sites << " sites)\n";
     for (const FactsRecord::SymbolUse &Ref : R.Refs)

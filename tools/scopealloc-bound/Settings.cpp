@@ -103,9 +103,9 @@ void addBuiltinAssumptions(Settings &S) {
 Error readConfig(StringRef Path, Settings &S) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
   if (!Buf)
-    return createStringError(Buf.getError(), "cannot read config file '" +
-                                                 Path + "': " +
-                                                 Buf.getError().message());
+    return createStringError(Buf.getError(),
+                             "cannot read config file '" + Path +
+                                 "': " + Buf.getError().message());
   SmallVector<StringRef, 64> Lines;
   (*Buf)->getBuffer().split(Lines, '\n');
   for (size_t I = 0; I < Lines.size(); ++I) {
@@ -117,9 +117,10 @@ Error readConfig(StringRef Path, Settings &S) {
     SplitString(Line, Words);
     auto Bad = [&](const Twine &Why) {
       return createStringError(inconvertibleErrorCode(),
-                               Where + ": " + Why + " (expected 'entry <f>', "
-                                                    "'recursion <f> <depth>' "
-                                                    "or 'assume <f> <bytes>')");
+                               Where + ": " + Why +
+                                   " (expected 'entry <f>', "
+                                   "'recursion <f> <depth>' "
+                                   "or 'assume <f> <bytes>')");
     };
     if (Words[0] == "entry") {
       if (Words.size() != 2)
@@ -145,7 +146,7 @@ Error readConfig(StringRef Path, Settings &S) {
 }
 
 Error parseAssignment(StringRef Text, StringRef Option,
-                     StringMap<uint64_t> &Into) {
+                      StringMap<uint64_t> &Into) {
   auto [Name, Number] = Text.rsplit('=');
   uint64_t N;
   if (Name.empty() || Number.empty() || Number.getAsInteger(10, N))

@@ -65,11 +65,11 @@ static cl::opt<int64_t> CallOverhead(
     cl::desc("Bytes a call adds to the callee's frame (default: 8 on x86-64, "
              "4 on i386: the return address; else 0)"),
     cl::cat(Category));
-static cl::opt<int64_t> RedZone(
-    "red-zone", cl::init(-1), cl::value_desc("bytes"),
-    cl::desc("Bytes a leaf function may use below the stack pointer "
-             "(default: 128 on x86-64, else 0)"),
-    cl::cat(Category));
+static cl::opt<int64_t>
+    RedZone("red-zone", cl::init(-1), cl::value_desc("bytes"),
+            cl::desc("Bytes a leaf function may use below the stack pointer "
+                     "(default: 128 on x86-64, else 0)"),
+            cl::cat(Category));
 static cl::opt<int64_t> ExceptionFrame(
     "exception-frame", cl::init(-1), cl::value_desc("bytes"),
     cl::desc("Bytes the hardware pushes on entering an interrupt handler "

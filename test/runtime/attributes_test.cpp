@@ -18,7 +18,8 @@ namespace {
 static_assert(noexcept(__scopealloc_mark()), "__scopealloc_mark");
 static_assert(noexcept(__scopealloc_alloc(1, 8)), "__scopealloc_alloc");
 static_assert(noexcept(__scopealloc_release(nullptr)), "__scopealloc_release");
-static_assert(noexcept(__scopealloc_frame_slow(1, 8)), "__scopealloc_frame_slow");
+static_assert(noexcept(__scopealloc_frame_slow(1, 8)),
+              "__scopealloc_frame_slow");
 static_assert(noexcept(__scopealloc_pool_mark(nullptr)), "pool_mark");
 static_assert(noexcept(__scopealloc_pool_alloc(nullptr, 1, 8)), "pool_alloc");
 static_assert(noexcept(__scopealloc_pool_release(nullptr, nullptr)),

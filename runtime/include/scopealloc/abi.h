@@ -68,21 +68,21 @@ extern "C" {
 #define SCOPEALLOC_NOTHROW
 #endif
 
-#if SCOPEALLOC_HAS_ATTRIBUTE(__alloc_size__) &&                              \
+#if SCOPEALLOC_HAS_ATTRIBUTE(__alloc_size__) &&                                \
     !defined(SCOPEALLOC_NO_RESULT_ATTRIBUTES)
 #define SCOPEALLOC_ALLOC_SIZE(N) __attribute__((__alloc_size__(N)))
 #else
 #define SCOPEALLOC_ALLOC_SIZE(N)
 #endif
 
-#if SCOPEALLOC_HAS_ATTRIBUTE(__alloc_align__) &&                             \
+#if SCOPEALLOC_HAS_ATTRIBUTE(__alloc_align__) &&                               \
     !defined(SCOPEALLOC_NO_RESULT_ATTRIBUTES)
 #define SCOPEALLOC_ALLOC_ALIGN(N) __attribute__((__alloc_align__(N)))
 #else
 #define SCOPEALLOC_ALLOC_ALIGN(N)
 #endif
 
-#if SCOPEALLOC_HAS_ATTRIBUTE(__returns_nonnull__) &&                         \
+#if SCOPEALLOC_HAS_ATTRIBUTE(__returns_nonnull__) &&                           \
     !defined(SCOPEALLOC_NO_RESULT_ATTRIBUTES)
 #define SCOPEALLOC_RETURNS_NONNULL __attribute__((__returns_nonnull__))
 #else
@@ -164,10 +164,9 @@ extern const char SCOPEALLOC_ABI_VERSION_SYMBOL;
  * inline fast path does exactly that, bypassing ASan poisoning and Valgrind
  * client requests, which is why the pass keeps the calls in functions built
  * with a sanitizer). Release also accepts NULL as "empty". */
-void *__scopealloc_mark(void) SCOPEALLOC_NOTHROW
-    SCOPEALLOC_RETURNS_NONNULL;
-void *__scopealloc_alloc(size_t size, size_t align) SCOPEALLOC_NOTHROW
-    SCOPEALLOC_RETURNS_NONNULL SCOPEALLOC_ALLOC_SIZE(1)
+void *__scopealloc_mark(void) SCOPEALLOC_NOTHROW SCOPEALLOC_RETURNS_NONNULL;
+void *__scopealloc_alloc(size_t size, size_t align)
+    SCOPEALLOC_NOTHROW SCOPEALLOC_RETURNS_NONNULL SCOPEALLOC_ALLOC_SIZE(1)
         SCOPEALLOC_ALLOC_ALIGN(2);
 void __scopealloc_release(void *mark) SCOPEALLOC_NOTHROW;
 
@@ -212,9 +211,8 @@ __scopealloc_frame_slow(size_t size, size_t align) SCOPEALLOC_NOTHROW;
  * __scopealloc_pool_mark returns NULL to a thread that does not own the
  * pool. */
 void *__scopealloc_pool_mark(scopealloc_pool *pool) SCOPEALLOC_NOTHROW;
-void *__scopealloc_pool_alloc(scopealloc_pool *pool, size_t size,
-                              size_t align) SCOPEALLOC_NOTHROW
-    SCOPEALLOC_RETURNS_NONNULL SCOPEALLOC_ALLOC_SIZE(2)
+void *__scopealloc_pool_alloc(scopealloc_pool *pool, size_t size, size_t align)
+    SCOPEALLOC_NOTHROW SCOPEALLOC_RETURNS_NONNULL SCOPEALLOC_ALLOC_SIZE(2)
         SCOPEALLOC_ALLOC_ALIGN(3);
 void __scopealloc_pool_release(scopealloc_pool *pool,
                                void *mark) SCOPEALLOC_NOTHROW;
@@ -237,9 +235,8 @@ typedef struct scopealloc_frame_desc {
   const scopealloc_var_desc *vars;
 } scopealloc_frame_desc;
 #if !defined(__STDC_HOSTED__) || __STDC_HOSTED__
-void __scopealloc_note_frame(const void *frame,
-                             const scopealloc_frame_desc *desc)
-    SCOPEALLOC_NOTHROW;
+void __scopealloc_note_frame(
+    const void *frame, const scopealloc_frame_desc *desc) SCOPEALLOC_NOTHROW;
 #endif
 
 #ifdef __cplusplus

@@ -129,7 +129,7 @@ void scopealloc_thread_stats(scopealloc_stats *out) SCOPEALLOC_NOTHROW;
 void scopealloc_process_stats(scopealloc_stats *out) SCOPEALLOC_NOTHROW;
 /* A named pool. */
 void scopealloc_pool_stats(const scopealloc_pool *pool,
-                          scopealloc_stats *out) SCOPEALLOC_NOTHROW;
+                           scopealloc_stats *out) SCOPEALLOC_NOTHROW;
 /* Calls `fn` for every named pool linked into the program; returns the count.
  * Not nothrow: an exception thrown by `fn` passes through. */
 int scopealloc_for_each_pool(void (*fn)(const scopealloc_pool *pool, void *ctx),
@@ -178,8 +178,8 @@ scopealloc_arena *scopealloc_arena_create(size_t cap) SCOPEALLOC_NOTHROW;
  * arena) and returns the previous one (NULL: the thread's own). Switching
  * to an arena another thread has switched in is reported through the
  * exhaustion handler (SCOPEALLOC_REASON_IN_USE, naming the arena). */
-scopealloc_arena *scopealloc_arena_switch(scopealloc_arena *to)
-    SCOPEALLOC_NOTHROW;
+scopealloc_arena *
+scopealloc_arena_switch(scopealloc_arena *to) SCOPEALLOC_NOTHROW;
 /* The arena the calling thread has switched in (NULL: its own). */
 scopealloc_arena *scopealloc_arena_current(void) SCOPEALLOC_NOTHROW;
 /* Returns the arena's memory. It must be empty and switched in by no

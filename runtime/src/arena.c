@@ -27,3 +27,11 @@ void sa_fail(scopealloc_pool *pool, const char *name, const char *reason,
   sa_msan_written(&f, sizeof f);
   sa_report(&f);
 }
+
+void sa_release_or_fail(scopealloc_pool *pool, const char *name, void *mark,
+                        const void *caller) {
+  if (!mark)
+    mark = pool->base;
+  if (!sa_release(pool, mark))
+    sa_fail(pool, name, SCOPEALLOC_REASON_BAD_RELEASE, 0, 0, mark, caller);
+}

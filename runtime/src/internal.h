@@ -218,6 +218,11 @@ static inline size_t sa_peak(const scopealloc_pool *pool) {
 SA_HIDDEN SA_COLD SA_NORETURN void
 sa_fail(scopealloc_pool *pool, const char *name, const char *reason,
         size_t size, size_t align, const void *mark, const void *caller);
+/* The release the inline range check refused: the NULL ("empty") mark is
+ * the pool's base; a mark outside [base, cur] is reported. */
+SA_HIDDEN SA_COLD void sa_release_or_fail(scopealloc_pool *pool,
+                                          const char *name, void *mark,
+                                          const void *caller);
 /* Calls the installed handler; aborts (or traps) if it returns. */
 SA_HIDDEN SA_COLD SA_NORETURN void sa_report(const scopealloc_failure *f);
 

@@ -99,11 +99,8 @@ static SA_COLD void sa_pool_release_slow(scopealloc_pool *pool, void *mark,
             owner ? SCOPEALLOC_REASON_IN_USE : SCOPEALLOC_REASON_BAD_RELEASE,
             0, 0, mark, caller);
   }
-  if (!mark) /* everything this thread holds: it owns the whole pool */
-    mark = pool->base;
-  if (!sa_release(pool, mark))
-    sa_fail(pool, sa_pool_name(pool), SCOPEALLOC_REASON_BAD_RELEASE, 0, 0,
-            mark, caller);
+  /* A NULL mark: everything this thread holds (it owns the whole pool). */
+  sa_release_or_fail(pool, sa_pool_name(pool), mark, caller);
   sa_disown_if_empty(pool);
 }
 

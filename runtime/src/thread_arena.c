@@ -499,20 +499,12 @@ __scopealloc_frame_slow(size_t size, size_t align) {
   return f;
 }
 
-static SA_COLD void sa_thread_release_slow(void *mark, const void *caller) {
-  scopealloc_pool *pool = &__scopealloc_tls_pool;
-  if (!mark) /* the "empty" mark */
-    mark = pool->base;
-  if (!sa_release(pool, mark))
-    sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_BAD_RELEASE, 0, 0, mark,
-            caller);
-}
-
 /* Hot path: a single store of cur (plus the unsigned range check). */
 void __scopealloc_release(void *mark) {
   if (SA_LIKELY(sa_release(sa_tls_pool(), mark)))
     return;
-  sa_thread_release_slow(mark, __builtin_return_address(0));
+  sa_release_or_fail(sa_tls_pool(), SA_POOL_NAME, mark,
+                     __builtin_return_address(0));
 }
 
 void scopealloc_thread_stats(scopealloc_stats *out) {

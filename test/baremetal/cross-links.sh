@@ -205,7 +205,9 @@ for t in --target=aarch64-linux-gnu --target=armv7a-none-eabi --target=thumbv7em
   [ -z "$(SCOPEALLOC_RUNTIME=none "$cc" "$t" --scopealloc-print-runtime)" ] ||
     fail "SCOPEALLOC_RUNTIME=none $t: --scopealloc-print-runtime printed a runtime"
 done
-echo "  SCOPEALLOC_RUNTIME=none: no runtime for a hosted cross, an unsupported and a supported target"
+cmd=$(SCOPEALLOC_RUNTIME=none "$cc" -### "$src/mini-libc.c" 2>&1)
+! has "$cmd" 'scopealloc_rt\|pthread' || fail "SCOPEALLOC_RUNTIME=none: the host link got a runtime: $cmd"
+echo "  SCOPEALLOC_RUNTIME=none: no runtime for a hosted cross, an unsupported, a supported target and the host"
 # Compiles need no runtime: a target without one compiles.
 "$cc" --target=armv7a-none-eabi "${cflags[@]}" -mllvm -scope-alloc-max-stack-alloca=256 \
   -c "$src/prog.c" -o armv7a.o

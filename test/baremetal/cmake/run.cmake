@@ -5,7 +5,8 @@
 # find_package accepts both, scopealloc_enable() links the target's
 # freestanding runtime (no pthread, no host runtime), the buffer is demoted,
 # and the image runs on QEMU when it is installed. Then a target without a
-# runtime (Armv7-A) stops the configuration naming its triple.
+# runtime (Armv7-A) stops the configuration naming its triple, unless
+# RUNTIME NONE asks for none.
 #   cmake -DSOURCE_DIR=<this dir> -DBINARY_DIR=<dir> -DPREFIX=<P> -P run.cmake
 file(REMOVE_RECURSE ${BINARY_DIR})
 set(llvm /usr/lib/llvm-19/bin)
@@ -106,3 +107,13 @@ message(STATUS "armv7a-none-eabi: ${out}")
 if(NOT rc OR NOT out MATCHES "scopealloc_enable\\(firmware\\): the toolchain's target \\(--target=armv7a-none-eabi\\) has no ScopeAlloc runtime: no ScopeAlloc runtime for armv7-unknown-none-eabi installed: .*thumbv7em-none-eabi")
   message(FATAL_ERROR "a target without a runtime did not stop the configuration with its name")
 endif()
+configure(armv7a-none ${BINARY_DIR}/armv7a.cmake -DFIRMWARE_ROM=0 -DFIRMWARE_RAM=0x10000
+          -DFIRMWARE_RUNTIME=NONE)
+if(rc)
+  message(FATAL_ERROR "RUNTIME NONE: configuring for armv7a-none-eabi failed:\n${out}")
+endif()
+file(READ ${BINARY_DIR}/armv7a-none/build.ninja ninja)
+if(ninja MATCHES "libscopealloc_rt|pthread")
+  message(FATAL_ERROR "RUNTIME NONE: the firmware still links a runtime")
+endif()
+message(STATUS "armv7a-none-eabi with RUNTIME NONE: configured, links no runtime")

@@ -90,11 +90,17 @@ void PoolUsage::addFunction(const Function &F,
 }
 
 /// -scope-alloc-pool-usage itself, or, for <dir>/, the name clang gives the
-/// .su without -o: the source's name up to its last dot, with .pu.
+/// .su without -o: the source's name up to its last dot, with .pu. Empty
+/// after a reported error.
 static std::string usageFile(const Module &M) {
   StringRef Path = UsagePath;
   if (!sys::path::is_separator(Path.back()))
     return Path.str();
+  if (std::error_code EC = sys::fs::create_directories(Path)) {
+    reportModuleError(M, "cannot create the pool usage directory '" + Path +
+                             "': " + EC.message());
+    return "";
+  }
   StringRef Source = M.getSourceFileName();
   if (Source.empty())
     Source = M.getModuleIdentifier();
@@ -107,6 +113,8 @@ void PoolUsage::write() const {
   if (UsagePath.empty())
     return;
   std::string File = usageFile(M);
+  if (File.empty())
+    return;
   std::error_code EC;
   raw_fd_ostream OS(File, EC, sys::fs::OF_Text);
   if (!EC) {

@@ -42,6 +42,54 @@ function(_scopealloc_check_compilers target)
   endif()
 endfunction()
 
+# ccache hashes the compile command, not the plugin or the policy file the
+# command names, so it would serve an object built with an old policy or
+# plugin: when the target's compiler launcher (or the compiler itself) is
+# ccache, the launcher becomes `env CCACHE_EXTRAFILES=<files> <launcher>`,
+# which makes ccache hash the files' contents too. A target that writes
+# reports also gets CCACHE_RECACHE=1 (compile, then store), since a cache hit
+# would write no report.
+function(_scopealloc_ccache_launcher target files report)
+  if(NOT SCOPEALLOC_ENV_PROGRAM)
+    find_program(SCOPEALLOC_ENV_PROGRAM env)
+  endif()
+  if(SCOPEALLOC_ENV_PROGRAM)
+    set(env "${SCOPEALLOC_ENV_PROGRAM}")
+  else()
+    set(env "${CMAKE_COMMAND}" -E env)
+  endif()
+  string(REPLACE ";" ":" extra_files "${files}")
+  list(APPEND env "CCACHE_EXTRAFILES=${extra_files}")
+  if(report)
+    list(APPEND env "CCACHE_RECACHE=1")
+  endif()
+  foreach(lang IN ITEMS C CXX)
+    if(NOT CMAKE_${lang}_COMPILER)
+      continue()
+    endif()
+    get_target_property(launcher ${target} ${lang}_COMPILER_LAUNCHER)
+    if(NOT launcher)
+      set(launcher "")
+    endif()
+    set(ccache FALSE)
+    if(launcher)
+      list(GET launcher 0 first)
+      get_filename_component(first "${first}" NAME)
+      if(first MATCHES "^ccache")
+        set(ccache TRUE)
+      endif()
+    endif()
+    get_filename_component(compiler "${CMAKE_${lang}_COMPILER}" REALPATH)
+    get_filename_component(compiler "${compiler}" NAME)
+    if(compiler MATCHES "^ccache")
+      set(ccache TRUE)
+    endif()
+    if(ccache)
+      set_property(TARGET ${target} PROPERTY ${lang}_COMPILER_LAUNCHER ${env} ${launcher})
+    endif()
+  endforeach()
+endfunction()
+
 function(scopealloc_enable target)
   set(one_value POLICY TARGET_TAG MAX_STACK_ALLOCA FRAME_BUDGET DYNAMIC POOL REPORT_DIR
                 RUNTIME)
@@ -120,6 +168,10 @@ function(scopealloc_enable target)
       _scopealloc_add_mllvm(${target} "-scope-alloc-${option}=${SA_${key}}")
     endif()
   endforeach()
+  # Reports and remarks name variables by their IR value names, which clang
+  # drops without -fno-discard-value-names (remarks would say '%3').
+  target_compile_options(${target} PRIVATE
+    "$<$<COMPILE_LANGUAGE:C,CXX>:-fno-discard-value-names>")
   if(DEFINED SA_REPORT_DIR)
     # The trailing slash selects the plugin's directory mode: one uniquely
     # named JSON report per compiled file.
@@ -154,5 +206,10 @@ function(scopealloc_enable target)
     target_compile_options(${target} PRIVATE
       "$<$<COMPILE_LANGUAGE:C,CXX>:SHELL:-Xclang \"-fdepfile-entry=${file}\">")
   endforeach()
+  set(report FALSE)
+  if(DEFINED SA_REPORT_DIR)
+    set(report TRUE)
+  endif()
+  _scopealloc_ccache_launcher(${target} "${depends}" ${report})
   set_target_properties(${target} PROPERTIES SCOPEALLOC_ENABLED TRUE)
 endfunction()

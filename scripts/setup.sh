@@ -1,7 +1,73 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ScopeAlloc needs, and only the missing ones:
 # a second run installs nothing. Runs apt-get update once, before installing.
+#
+#   setup.sh --deb-src [--no-update]
+# instead makes sure apt knows Debian's source packages (the real-world
+# suite fetches them with apt-get source) through exactly one deb-src entry:
+# when none is configured, it adds /etc/apt/sources.list.d/
+# scopealloc-deb-src.sources (the "Types: deb" Debian stanzas with
+# Types: deb-src); when another entry provides deb-src, it removes that file
+# again, which would otherwise configure the same targets twice (apt: "Target
+# Sources ... is configured multiple times"). A second run changes nothing.
+# Then apt-get update when the entry is new or no source index was fetched
+# (not with --no-update). SCOPEALLOC_APT_ETC replaces /etc/apt (tests).
 set -euo pipefail
+
+sudo=""
+if [ "$(id -u)" != 0 ]; then sudo=sudo; fi
+
+deb_src() {
+  local update=1 etc=${SCOPEALLOC_APT_ETC:-/etc/apt} ours others tmp
+  [ "${1:-}" = --no-update ] && update=0
+  ours=$etc/sources.list.d/scopealloc-deb-src.sources
+  others=()
+  for f in "$etc/sources.list" "$etc"/sources.list.d/*.list "$etc"/sources.list.d/*.sources; do
+    [ -f "$f" ] && [ "$f" != "$ours" ] && others+=("$f")
+  done
+  if [ ${#others[@]} -gt 0 ] &&
+    grep -Eqs '^[[:space:]]*(Types:.*deb-src|deb-src[[:space:]])' "${others[@]}"; then
+    if [ -e "$ours" ]; then
+      echo "scopealloc setup: removing $ours (another entry provides deb-src)"
+      $sudo rm -f "$ours"
+    fi
+  elif [ ! -e "$ours" ]; then
+    echo "scopealloc setup: adding a deb-src entry: $ours"
+    tmp=$(mktemp)
+    if [ -f "$etc/sources.list.d/debian.sources" ]; then
+      # Copy the Debian stanzas, with Types: deb-src.
+      awk 'BEGIN{RS=""; ORS="\n\n"} /URIs:[^\n]*debian/ { gsub(/Types:[^\n]*/, "Types: deb-src"); print }' \
+        "$etc/sources.list.d/debian.sources" > "$tmp"
+    fi
+    if [ ! -s "$tmp" ]; then
+      cat > "$tmp" <<'SRC'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+    fi
+    $sudo install -m 0644 "$tmp" "$ours"
+    rm -f "$tmp"
+    [ "$update" = 1 ] && $sudo apt-get update
+    return 0
+  fi
+  if [ "$update" = 1 ] && ! ls /var/lib/apt/lists/*_Sources* >/dev/null 2>&1; then
+    $sudo apt-get update
+  fi
+  return 0
+}
+if [ "${1:-}" = --deb-src ]; then
+  deb_src "${2:-}"
+  exit 0
+fi
 
 packages=(
   llvm-19-dev clang-19 llvm-19-tools libclang-rt-19-dev lld-19  # LLVM 19 toolchain, lit tools, sanitizers
@@ -15,6 +81,7 @@ packages=(
   pkg-config                                                    # the runtime's .pc file test
   python3-yaml python3-pygments                                 # opt-viewer (remark records test)
   qemu-system-arm                                               # runs the bare-metal (Cortex-M4) demo
+  ccache                                                        # the wrappers' and scopealloc_enable's ccache tests
 )
 
 missing=()
@@ -28,7 +95,5 @@ if [ ${#missing[@]} -eq 0 ]; then
 fi
 
 echo "scopealloc setup: installing ${missing[*]}"
-sudo=""
-if [ "$(id -u)" != 0 ]; then sudo=sudo; fi
 $sudo apt-get update
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"

@@ -53,7 +53,7 @@ fail() { echo "bare-metal-demo: FAIL: $*" >&2; exit 1; }
 step() { echo; echo "== $*"; }
 
 step "Runtime for thumbv7em-none-eabi (freestanding, no libc)"
-rt_sources=(arena exhaustion stats fixed_default_pool)
+rt_sources=(exhaustion arena stats named_pool fixed_default_pool) # runtime/CMakeLists.txt: SCOPEALLOC_RT_FREESTANDING_SOURCES
 rt_objects=()
 for f in "${rt_sources[@]}"; do
   "$llvm/clang" "${cflags[@]}" -I"$root/runtime/include" \

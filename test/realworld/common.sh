@@ -53,46 +53,12 @@ rw_apt_update_once() {
   mkdir -p "$RW_WORK" && touch "$stamp"
 }
 
-# Make sure apt knows Debian's source packages: when no deb-src entry is
-# configured, add one (deb822) for the suites and mirrors of the existing
-# "Types: deb" Debian entries, then apt-get update.
+# Make sure apt knows Debian's source packages: scripts/setup.sh --deb-src
+# keeps exactly one deb-src entry (adding ScopeAlloc's when none is
+# configured, removing it when it would duplicate another) and runs
+# apt-get update when the entry is new.
 rw_ensure_deb_src() {
-  local file=/etc/apt/sources.list.d/scopealloc-deb-src.sources
-  if grep -Eqs '^[[:space:]]*(Types:.*deb-src|deb-src[[:space:]])' \
-       /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; then
-    # Entry present; make sure the source indexes were downloaded.
-    if ! ls /var/lib/apt/lists/*_Sources* >/dev/null 2>&1; then
-      rw_apt_update_once
-    fi
-    return 0
-  fi
-  rw_log "adding a deb-src entry: $file"
-  local tmp
-  tmp=$(mktemp)
-  if [ -f /etc/apt/sources.list.d/debian.sources ]; then
-    # Copy the Debian stanzas, with Types: deb-src.
-    awk 'BEGIN{RS=""; ORS="\n\n"} /URIs:[^\n]*debian/ { gsub(/Types:[^\n]*/, "Types: deb-src"); print }' \
-      /etc/apt/sources.list.d/debian.sources > "$tmp"
-  fi
-  if [ ! -s "$tmp" ]; then
-    cat > "$tmp" <<'SRC'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm bookworm-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-Types: deb-src
-URIs: http://deb.debian.org/debian-security
-Suites: bookworm-security
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
-  fi
-  rw_sudo install -m 0644 "$tmp" "$file"
-  rm -f "$tmp"
-  rm -f "$RW_WORK"/.apt-updated.*
-  rw_apt_update_once
+  bash "$RW_ROOT/scripts/setup.sh" --deb-src >&2
 }
 
 # rw_fetch_source PKG: prints the unpacked Debian source tree of PKG

@@ -4,6 +4,7 @@
 #include "AllocaDemotion.h"
 #include "Diagnostics.h"
 #include "Placement.h"
+#include "PoolUsage.h"
 #include "Report.h"
 #include "ResumePoints.h"
 #include "RuntimeABI.h"
@@ -166,7 +167,7 @@ static void countDecision(const AllocaDecision &D) {
 /// decisions in \p Report when a report was asked for.
 static bool runOnFunction(Function &F, FunctionAnalysisManager &FAM,
                           const ModulePolicy &ModulePolicy,
-                          ModuleReport *Report) {
+                          ModuleReport *Report, PoolUsage &Usage) {
   std::optional<StackPolicy> Policy = policyForFunction(ModulePolicy, F);
   if (!Policy) {
     if (Report)
@@ -199,6 +200,7 @@ static bool runOnFunction(Function &F, FunctionAnalysisManager &FAM,
       demoteAllocas(F, Requests, Planner.stackSaveMayMoveToArena());
   if (Report)
     Report->addDemotion(F, Demotion);
+  Usage.addFunction(F, Demotion);
   // Also in frames that moved nothing: a catch or setjmp here must free what
   // the frames it skipped took.
   bool Resumes = hasResumePoints(F);
@@ -220,17 +222,19 @@ PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
   std::optional<ModuleReport> Report;
   if (reportRequested())
     Report.emplace(M);
+  PoolUsage Usage(M);
   bool Changed = false;
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
-    if (runOnFunction(F, FAM, Policy, Report ? &*Report : nullptr)) {
+    if (runOnFunction(F, FAM, Policy, Report ? &*Report : nullptr, Usage)) {
       Changed = true;
       FAM.invalidate(F, PreservedAnalyses::none());
     }
   }
   if (Report)
     Report->write();
+  Usage.write();
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

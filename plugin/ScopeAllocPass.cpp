@@ -4,6 +4,7 @@
 #include "AllocaDemotion.h"
 #include "Diagnostics.h"
 #include "Placement.h"
+#include "PoolUsage.h"
 #include "Report.h"
 #include "ResumePoints.h"
 #include "RuntimeABI.h"
@@ -167,7 +168,8 @@ static void countDecision(const AllocaDecision &D) {
 /// decisions in \p Report when a report was asked for.
 static bool runOnFunction(Function &F, FunctionAnalysisManager &FAM,
                           const ModulePolicy &ModulePolicy,
-                          ModuleReport *Report, StackFacts &Facts) {
+                          ModuleReport *Report, PoolUsage &Usage,
+                          StackFacts &Facts) {
   std::optional<StackPolicy> Policy = policyForFunction(ModulePolicy, F);
   if (!Policy) {
     if (Report)
@@ -200,6 +202,7 @@ static bool runOnFunction(Function &F, FunctionAnalysisManager &FAM,
       demoteAllocas(F, Requests, Planner.stackSaveMayMoveToArena());
   if (Report)
     Report->addDemotion(F, Demotion);
+  Usage.addFunction(F, Demotion);
   Facts.addDemotion(F, Demotion);
   // Also in frames that moved nothing: a catch or setjmp here must free what
   // the frames it skipped took.
@@ -224,18 +227,21 @@ PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
   std::optional<ModuleReport> Report;
   if (reportRequested())
     Report.emplace(M);
+  PoolUsage Usage(M);
   bool Changed = false;
   StackFacts Facts(M);
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
-    if (runOnFunction(F, FAM, Policy, Report ? &*Report : nullptr, Facts)) {
+    if (runOnFunction(F, FAM, Policy, Report ? &*Report : nullptr, Usage,
+                      Facts)) {
       Changed = true;
       FAM.invalidate(F, PreservedAnalyses::none());
     }
   }
   if (Report)
     Report->write();
+  Usage.write();
   Changed |= Facts.emit(); // last: records describe the final functions
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

@@ -220,10 +220,11 @@ function(scopealloc_enable target)
     target_compile_options(${target} PRIVATE
       "$<$<COMPILE_LANGUAGE:C,CXX>:SHELL:\"-fpass-plugin=${SCOPEALLOC_PLUGIN}\" \"-fplugin=${SCOPEALLOC_PLUGIN}\">")
     # What scopealloc-bound reads, as the wrappers add it: machine frame
-    # sizes and the pass's facts (.scopealloc_facts).
+    # sizes and the pass's facts (.scopealloc_facts), asked for through
+    # -Xclang so that no assembler job (-save-temps) sees the option.
     target_compile_options(${target} PRIVATE
-      "$<$<COMPILE_LANGUAGE:C,CXX>:-fstack-size-section>")
-    _scopealloc_add_mllvm(${target} "-scope-alloc-facts")
+      "$<$<COMPILE_LANGUAGE:C,CXX>:-fstack-size-section>"
+      "$<$<COMPILE_LANGUAGE:C,CXX>:SHELL:-Xclang -mllvm -Xclang -scope-alloc-facts>")
   endif()
   if(DEFINED SA_POLICY)
     _scopealloc_add_mllvm(${target} "-scope-alloc-policy=${policy}")

@@ -157,6 +157,57 @@ function(_scopealloc_toolchain_runtime target kind out)
   set(${out} ScopeAlloc::runtime_freestanding PARENT_SCOPE)
 endfunction()
 
+# The link of an executable with a POLICY is checked against the bounds the
+# policy declares for its target ('stack-bound', 'entries', 'pool-sizes' of
+# TARGET_TAG's target, else of the one whose triples match the compiler's
+# triple): scopealloc-bound --check runs after the link (POST_BUILD) and,
+# when a bound does not hold, prints the entry or pool, the bound and the
+# critical chain, deletes the image and fails the build. A policy that
+# declares no bound makes the command do nothing. SCOPEALLOC_BOUND_CHECK
+# (ON, WARN: report only, OFF: no command) is read when configuring.
+function(_scopealloc_bound_check target policy tag)
+  if(DEFINED SCOPEALLOC_BOUND_CHECK)
+    string(TOUPPER "${SCOPEALLOC_BOUND_CHECK}" mode)
+  else()
+    set(mode ON)
+  endif()
+  if(mode STREQUAL "OFF")
+    return()
+  elseif(NOT mode MATCHES "^(ON|WARN)$")
+    message(FATAL_ERROR "scopealloc_enable(${target}): SCOPEALLOC_BOUND_CHECK must be "
+                        "ON, WARN or OFF, not '${SCOPEALLOC_BOUND_CHECK}'")
+  endif()
+  set(command "${SCOPEALLOC_PREFIX}/bin/scopealloc-bound" --check "--policy=${policy}")
+  if(tag)
+    list(APPEND command "--target=${tag}")
+  endif()
+  # The triple the pass sees, as the wrapper asks for it.
+  get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  set(lang C)
+  if(NOT "C" IN_LIST languages)
+    set(lang CXX)
+  endif()
+  set(flags)
+  if(CMAKE_${lang}_COMPILER_TARGET)
+    list(APPEND flags "--target=${CMAKE_${lang}_COMPILER_TARGET}")
+  endif()
+  separate_arguments(more UNIX_COMMAND "${CMAKE_${lang}_FLAGS}")
+  list(APPEND flags ${more})
+  execute_process(COMMAND "${CMAKE_${lang}_COMPILER}" ${flags} -### -c -x c /dev/null
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT rc AND out MATCHES "\"-triple\" \"([^\"]+)\"")
+    list(APPEND command "--triple=${CMAKE_MATCH_1}")
+  endif()
+  if(mode STREQUAL "WARN")
+    list(APPEND command --warn-only)
+  else()
+    list(APPEND command --delete-on-failure)
+  endif()
+  add_custom_command(TARGET ${target} POST_BUILD
+    COMMAND ${command} "$<TARGET_FILE:${target}>"
+    VERBATIM)
+endfunction()
+
 function(scopealloc_enable target)
   set(one_value POLICY TARGET_TAG MAX_STACK_ALLOCA FRAME_BUDGET DYNAMIC POOL REPORT_DIR
                 RUNTIME)
@@ -296,5 +347,8 @@ function(scopealloc_enable target)
     set(report TRUE)
   endif()
   _scopealloc_ccache_launcher(${target} "${depends}" ${report})
+  if(DEFINED SA_POLICY AND type STREQUAL "EXECUTABLE")
+    _scopealloc_bound_check(${target} "${policy}" "${SA_TARGET_TAG}")
+  endif()
   set_target_properties(${target} PROPERTIES SCOPEALLOC_ENABLED TRUE)
 endfunction()

@@ -40,6 +40,11 @@ enum Tag : uint8_t {
   TagIndirectCall = 7, ///< str type signature, uleb call sites
   TagRef = 8,          ///< addr function, str name, uleb RefFlag bits
   TagSource = 9,       ///< str file, uleb line
+  TagRecursionBound = 10, ///< uleb: most frames of its call cycle at once
+                          ///< (SCOPEALLOC_RECURSION_BOUND)
+  TagStackAlloca = 11,    ///< uleb bytes, uleb align, str name, uleb line,
+                          ///< uleb StackAllocaFlag bits: a constant-size
+                          ///< allocation kept in the machine frame
 };
 
 /// TagFlags bits.
@@ -64,6 +69,11 @@ enum CallFlag : uint64_t {
   CallWeak = 1, ///< an extern_weak declaration: may be absent (null)
 };
 
+/// TagStackAlloca flag bits.
+enum StackAllocaFlag : uint64_t {
+  StackAllocaPinned = 1, ///< scope "local"/"global.stack": may not move
+};
+
 /// TagRef flag bits.
 enum RefFlag : uint64_t {
   RefThreadStart = 1, ///< passed as pthread_create's or thrd_create's routine
@@ -72,6 +82,12 @@ enum RefFlag : uint64_t {
 /// The attribute (from annotate("scope-alloc-entry=1"), SCOPEALLOC_ENTRY)
 /// that marks a function as an entry point.
 inline constexpr const char *EntryAttr = "scope-alloc-entry";
+
+/// The attribute (from annotate("scope-alloc-recursion-bound=<n>"),
+/// SCOPEALLOC_RECURSION_BOUND) that declares the most frames of the
+/// function's call cycle on the stack at once.
+inline constexpr const char *RecursionBoundAttr =
+    "scope-alloc-recursion-bound";
 
 } // namespace facts
 } // namespace scopealloc

@@ -96,6 +96,13 @@ const PolicyTarget *PolicyFile::findTarget(StringRef Name) const {
   return nullptr;
 }
 
+const PolicyFields *PolicyTarget::functionFields(StringRef Function) const {
+  for (const auto &[Name, Fields] : Functions)
+    if (Name == Function)
+      return &Fields;
+  return nullptr;
+}
+
 const PolicyTarget *PolicyFile::matchTriple(StringRef Triple) const {
   for (const PolicyTarget &T : Targets)
     for (const std::string &Pattern : T.TriplePatterns)
@@ -125,6 +132,15 @@ private:
   }
   std::optional<std::string> scalar(yaml::Node *N, StringRef Key);
   std::optional<uint64_t> bytes(yaml::Node *N, StringRef Key);
+  /// One of the keys a target and a function under 'functions' share;
+  /// false if \p Key is none of them.
+  bool readField(llvm::StringRef Key, yaml::Node *V, PolicyFields &F);
+  /// A mapping of names to counts ('entries', 'pool-sizes', 'recursion').
+  void readNamedCounts(llvm::StringRef Key, llvm::StringRef Target,
+                       yaml::Node *N, llvm::StringRef What,
+                       std::vector<std::pair<std::string, uint64_t>> &Out,
+                       bool IsPool = false);
+  void readFunctions(PolicyTarget &T, yaml::Node *N);
   void readTarget(StringRef Name, yaml::Node *N);
   void readPools(yaml::Node *N);
 
@@ -177,6 +193,124 @@ void PolicyReader::readPools(yaml::Node *N) {
     }
 }
 
+/// The keys of a target, and those of one function under 'functions'.
+static constexpr StringRef FieldKeys[] = {"max-stack-alloca", "frame-budget",
+                                          "dynamic", "pool",
+                                          "stack-scope-over-budget"};
+static constexpr StringRef TargetKeys[] = {
+    "max-stack-alloca", "frame-budget", "dynamic",   "pool",
+    "stack-scope-over-budget", "triples", "stack-bound", "entries",
+    "pool-sizes",       "recursion",    "functions"};
+
+bool PolicyReader::readField(StringRef Key, yaml::Node *V, PolicyFields &F) {
+  if (Key == "max-stack-alloca") {
+    F.MaxStackAlloca = bytes(V, Key);
+  } else if (Key == "frame-budget") {
+    F.FrameBudget = bytes(V, Key);
+  } else if (Key == "dynamic") {
+    if (std::optional<std::string> Text = scalar(V, Key)) {
+      if (Expected<DynamicRule> R = parseDynamicRule(*Text, '\''))
+        F.Dynamic = *R;
+      else
+        error(V, "'dynamic' " + toString(R.takeError()));
+    }
+  } else if (Key == "stack-scope-over-budget") {
+    if (std::optional<std::string> Text = scalar(V, Key)) {
+      F.StackScopeOverBudget = parseConflictRule(*Text);
+      if (!F.StackScopeOverBudget)
+        error(V, "'stack-scope-over-budget' must be error or warn, found '" +
+                     *Text + "'" + didYouMean(*Text, {"error", "warn"}));
+    }
+  } else if (Key == "pool") {
+    if (std::optional<std::string> Text = scalar(V, Key)) {
+      F.Pool = *Text;
+      PoolUses.push_back({*Text, V});
+    }
+  } else {
+    return false;
+  }
+  return true;
+}
+
+void PolicyReader::readNamedCounts(
+    StringRef Key, StringRef Target, yaml::Node *N, StringRef What,
+    std::vector<std::pair<std::string, uint64_t>> &Out, bool IsPool) {
+  auto *Map = dyn_cast_or_null<yaml::MappingNode>(N);
+  if (!Map)
+    return error(N, "'" + Key + "' in target '" + Target + "' must map " +
+                        What);
+  StringSet<> Seen;
+  for (yaml::KeyValueNode &KV : *Map) {
+    std::optional<std::string> Name = scalar(KV.getKey(), Key);
+    if (!Name)
+      continue;
+    if (!Seen.insert(*Name).second) {
+      error(KV.getKey(), "'" + *Name + "' appears twice in '" + Key + "'");
+      continue;
+    }
+    bool Frames = Key == "recursion";
+    std::string Setting = ("'" + Key + "' of '" + *Name + "'").str();
+    std::optional<std::string> Text =
+        scalar(KV.getValue(), (Key + "' of '" + *Name).str());
+    if (!Text)
+      continue;
+    uint64_t Count;
+    ByteCountRead Read = readByteCount(*Text, Count);
+    if (Read == ByteCountRead::Negative ||
+        (Read == ByteCountRead::OK && Frames && Count == 0)) {
+      error(KV.getValue(), Setting + " must " +
+                               (Frames ? "be at least 1" : "not be negative") +
+                               ", found " + *Text);
+      continue;
+    }
+    if (Read != ByteCountRead::OK) {
+      error(KV.getValue(), Setting + " must be " +
+                               (Frames ? "a number of frames"
+                                       : "a byte count") +
+                               ", found '" + *Text + "'");
+      continue;
+    }
+    if (IsPool)
+      PoolUses.push_back({*Name, KV.getKey()});
+    Out.push_back({*Name, Count});
+  }
+}
+
+void PolicyReader::readFunctions(PolicyTarget &T, yaml::Node *N) {
+  auto *Map = dyn_cast_or_null<yaml::MappingNode>(N);
+  if (!Map)
+    return error(N, "'functions' in target '" + T.Name +
+                        "' must map function names to their policy keys");
+  StringSet<> Seen;
+  for (yaml::KeyValueNode &KV : *Map) {
+    std::optional<std::string> Name = scalar(KV.getKey(), "functions");
+    if (!Name)
+      continue;
+    if (!Seen.insert(*Name).second) {
+      error(KV.getKey(), "function '" + *Name + "' appears twice in "
+                                                   "'functions'");
+      continue;
+    }
+    auto *Fields = dyn_cast_or_null<yaml::MappingNode>(KV.getValue());
+    if (!Fields) {
+      error(KV.getValue(), "function '" + *Name + "' in target '" + T.Name +
+                               "' must be a mapping of policy keys");
+      continue;
+    }
+    PolicyFields F;
+    for (yaml::KeyValueNode &FKV : *Fields) {
+      std::optional<std::string> Key = scalar(FKV.getKey(), "key");
+      if (Key && !readField(*Key, FKV.getValue(), F))
+        error(FKV.getKey(),
+              "unknown key '" + *Key + "' for function '" + *Name +
+                  "' (expected max-stack-alloca, frame-budget, dynamic, "
+                  "pool or stack-scope-over-budget)" +
+                  didYouMean(*Key, FieldKeys));
+    }
+    T.Functions.push_back({*Name, F});
+  }
+}
+
 void PolicyReader::readTarget(StringRef Name, yaml::Node *N) {
   auto *Map = dyn_cast_or_null<yaml::MappingNode>(N);
   if (!Map)
@@ -188,30 +322,9 @@ void PolicyReader::readTarget(StringRef Name, yaml::Node *N) {
     if (!Key)
       continue;
     yaml::Node *V = KV.getValue();
-    if (*Key == "max-stack-alloca") {
-      T.Fields.MaxStackAlloca = bytes(V, *Key);
-    } else if (*Key == "frame-budget") {
-      T.Fields.FrameBudget = bytes(V, *Key);
-    } else if (*Key == "dynamic") {
-      if (std::optional<std::string> Text = scalar(V, *Key)) {
-        if (Expected<DynamicRule> R = parseDynamicRule(*Text, '\''))
-          T.Fields.Dynamic = *R;
-        else
-          error(V, "'dynamic' " + toString(R.takeError()));
-      }
-    } else if (*Key == "stack-scope-over-budget") {
-      if (std::optional<std::string> Text = scalar(V, *Key)) {
-        T.Fields.StackScopeOverBudget = parseConflictRule(*Text);
-        if (!T.Fields.StackScopeOverBudget)
-          error(V, "'stack-scope-over-budget' must be error or warn, found '" +
-                       *Text + "'" + didYouMean(*Text, {"error", "warn"}));
-      }
-    } else if (*Key == "pool") {
-      if (std::optional<std::string> Text = scalar(V, *Key)) {
-        T.Fields.Pool = *Text;
-        PoolUses.push_back({*Text, V});
-      }
-    } else if (*Key == "triples") {
+    if (readField(*Key, V, T.Fields))
+      continue;
+    if (*Key == "triples") {
       auto *Seq = dyn_cast_or_null<yaml::SequenceNode>(V);
       if (!Seq) {
         error(V, "'triples' must be a list of triple patterns");
@@ -225,14 +338,30 @@ void PolicyReader::readTarget(StringRef Name, yaml::Node *N) {
             error(&Item, "bad triple pattern '" + *Pattern +
                              "': " + toString(G.takeError()));
         }
+    } else if (*Key == "stack-bound") {
+      T.Bounds.StackBound = bytes(V, *Key);
+    } else if (*Key == "entries") {
+      readNamedCounts(*Key, Name, V,
+                      "entry points (function names) to their stack bounds "
+                      "in bytes",
+                      T.Bounds.Entries);
+    } else if (*Key == "pool-sizes") {
+      readNamedCounts(*Key, Name, V, "pool names to their sizes in bytes",
+                      T.Bounds.PoolSizes, /*IsPool=*/true);
+    } else if (*Key == "recursion") {
+      readNamedCounts(*Key, Name, V,
+                      "functions to the most frames of their call cycle at "
+                      "once",
+                      T.Bounds.Recursion);
+    } else if (*Key == "functions") {
+      readFunctions(T, V);
     } else {
-      error(
-          KV.getKey(),
-          "unknown key '" + *Key + "' in target '" + Name +
-              "' (expected max-stack-alloca, frame-budget, dynamic, pool, "
-              "stack-scope-over-budget or triples)" +
-              didYouMean(*Key, {"max-stack-alloca", "frame-budget", "dynamic",
-                                "pool", "stack-scope-over-budget", "triples"}));
+      error(KV.getKey(),
+            "unknown key '" + *Key + "' in target '" + Name +
+                "' (expected max-stack-alloca, frame-budget, dynamic, pool, "
+                "stack-scope-over-budget, triples, stack-bound, entries, "
+                "pool-sizes, recursion or functions)" +
+                didYouMean(*Key, TargetKeys));
     }
   }
   Out.Targets.push_back(std::move(T));

@@ -12,6 +12,14 @@
 //       dynamic: demote                # keep | demote | reject
 //       pool: workspace                # where unscoped demoted memory goes
 //       stack-scope-over-budget: warn  # error (default) | warn
+//       functions:                     # per function, over the target's
+//         fir_filter: { frame-budget: 64 }  # (source annotations win)
+//       # What scopealloc-bound checks (--check, and the links of the
+//       # wrappers and scopealloc_enable()); the pass places nothing by it:
+//       stack-bound: 8192              # worst-case stack of every entry
+//       entries: { main: 4096, SysTick_Handler: 512 }  # per entry point
+//       pool-sizes: { workspace: 16384 }  # worst-case use of each pool
+//       recursion: { fib: 10 }         # frames of a call cycle, at most
 //
 // Every field is optional; what a target leaves out comes from the layers
 // below it. Errors name the file, line and key.
@@ -64,10 +72,31 @@ struct PolicyFields {
   std::optional<ConflictRule> StackScopeOverBudget;
 };
 
+/// What a target declares for scopealloc-bound: bounds it checks and the
+/// depths of call cycles. Names are symbol names; in file order.
+struct BoundFields {
+  std::optional<uint64_t> StackBound; ///< every entry without its own
+  std::vector<std::pair<std::string, uint64_t>> Entries;   ///< stack bounds
+  std::vector<std::pair<std::string, uint64_t>> PoolSizes; ///< pool -> bytes
+  std::vector<std::pair<std::string, uint64_t>> Recursion; ///< fn -> depth
+
+  /// Whether a link must be checked against it.
+  bool declaresBound() const {
+    return StackBound || !Entries.empty() || !PoolSizes.empty();
+  }
+};
+
 struct PolicyTarget {
   std::string Name;
   std::vector<std::string> TriplePatterns; ///< glob patterns
   PolicyFields Fields;
+  /// 'functions': settings of single functions (by symbol name), a layer
+  /// between the pass's parameters and the function's own attributes.
+  std::vector<std::pair<std::string, PolicyFields>> Functions;
+  BoundFields Bounds;
+
+  /// The settings 'functions' gives \p Function, or nullptr.
+  const PolicyFields *functionFields(llvm::StringRef Function) const;
 };
 
 struct PolicyFile {

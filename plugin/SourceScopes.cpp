@@ -163,11 +163,17 @@ bool functionAnnotationToAttribute(Function &F, StringRef Text,
   } else if (Name == facts::EntryAttr) { // for scopealloc-bound
     if (Value != "1")
       return Bad("the value must be 1, found \"" + Value + "\"");
+  } else if (Name == facts::RecursionBoundAttr) { // for scopealloc-bound
+    uint64_t Frames;
+    if (readByteCount(Value, Frames) != ByteCountRead::OK || Frames == 0)
+      return Bad("the value must be a number of frames of at least 1 (a "
+                 "decimal number), found \"" +
+                 Value + "\"");
   } else {
     return Bad(Twine("unknown setting '") + Name + "' (expected " +
                MaxStackAllocaAttr + ", " + FrameBudgetAttr + ", " +
-               DynamicAttr + ", " + PoolAttr + " or " + facts::EntryAttr +
-               ")");
+               DynamicAttr + ", " + PoolAttr + ", " + facts::EntryAttr +
+               " or " + facts::RecursionBoundAttr + ")");
   }
   auto [It, New] = Seen.try_emplace(Name, Value.str());
   if (!New && It->second != Value)

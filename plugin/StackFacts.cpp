@@ -3,6 +3,7 @@
 #include "AllocaDemotion.h"
 #include "Diagnostics.h"
 #include "FactsFormat.h"
+#include "Scope.h"
 
 #include "llvm/ADT/SCCIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -252,14 +253,35 @@ FunctionFacts collectFacts(Function &F) {
     Facts.File = SP->getFilename().str();
     Facts.Line = SP->getLine();
   }
+  if (Attribute A = F.getFnAttribute(facts::RecursionBoundAttr);
+      A.isStringAttribute())
+    A.getValueAsString().getAsInteger(10, Facts.RecursionBound);
 
   SmallPtrSet<const BasicBlock *, 16> Cyclic = cyclicBlocks(F);
   SymbolList Calls(Facts.Calls), Refs(Facts.Refs);
   SmallPtrSet<const Constant *, 16> Seen;
   for (Instruction &I : instructions(F)) {
     if (auto *AI = dyn_cast<AllocaInst>(&I)) {
-      if (AI->isStaticAlloca())
-        continue; // in the machine frame: .stack_sizes has it
+      if (AI->isStaticAlloca()) {
+        // In the machine frame: .stack_sizes has it; its size says what a
+        // smaller limit or budget could take out of the frame.
+        std::optional<TypeSize> Size = AI->getAllocationSize(F.getDataLayout());
+        if (Size && !Size->isScalable() && Size->getFixedValue()) {
+          SourceVariable SV = findSourceVariable(*AI);
+          uint64_t Flags = 0;
+          if (AI->getMetadata(ScopeMetadataName)) {
+            if (Expected<Scope> S = readScope(*AI))
+              Flags = S->requiresStack() ? facts::StackAllocaPinned : 0;
+            else
+              consumeError(S.takeError());
+          }
+          Facts.StackAllocas.push_back(
+              {Size->getFixedValue(), AI->getAlign().value(),
+               describeValue(*AI), SV.Var ? SV.Var->getLine() : lineOf(*AI),
+               Flags});
+        }
+        continue;
+      }
       FunctionFacts::Dynamic D;
       D.Place = facts::PlaceStack;
       if (std::optional<TypeSize> Size =
@@ -470,6 +492,17 @@ std::string recordAssembly(const FunctionFacts &Facts, const Function &F) {
     Field(facts::TagSource, [&](Encoder &E) {
       E.str(Facts.File);
       E.uleb(Facts.Line);
+    });
+  if (Facts.RecursionBound)
+    Field(facts::TagRecursionBound,
+          [&](Encoder &E) { E.uleb(Facts.RecursionBound); });
+  for (const FunctionFacts::StackAlloca &A : Facts.StackAllocas)
+    Field(facts::TagStackAlloca, [&](Encoder &E) {
+      E.uleb(A.Bytes);
+      E.uleb(A.Align);
+      E.str(A.Name);
+      E.uleb(A.Line);
+      E.uleb(A.Flags);
     });
   for (const FunctionFacts::Pool &P : Facts.Pools)
     Field(facts::TagPool, [&](Encoder &E) {

@@ -84,6 +84,18 @@ struct FunctionFacts {
   std::map<std::string, uint64_t> IndirectCalls; ///< type -> call sites
   std::string File;
   unsigned Line = 0;
+  /// SCOPEALLOC_RECURSION_BOUND: frames of its cycle at once (0: none).
+  uint64_t RecursionBound = 0;
+  /// Constant-size allocations left in the machine frame, what a smaller
+  /// max-stack-alloca or frame-budget could move to a pool
+  /// (scopealloc-bound --suggest-policy).
+  struct StackAlloca {
+    uint64_t Bytes = 0, Align = 1;
+    std::string Name;
+    unsigned Line = 0;
+    uint64_t Flags = 0; ///< facts::StackAllocaFlag bits
+  };
+  llvm::SmallVector<StackAlloca, 2> StackAllocas;
 };
 
 /// The type signature that indirect calls and address-taken functions are

@@ -354,6 +354,7 @@ ModulePolicy computeModulePolicy(const Module &M,
       if (R.Error = checkFits(PT->Fields, Source, Space); !R.Error.empty())
         return R;
       apply(R.Base, PT->Fields, Source);
+      R.FunctionLayers.push_back({File, PT, Source});
     }
   }
 
@@ -380,6 +381,7 @@ ModulePolicy computeModulePolicy(const Module &M,
       if (R.Error = checkFits(PT->Fields, Source, Space); !R.Error.empty())
         return R;
       apply(R.Base, PT->Fields, Source);
+      R.FunctionLayers.push_back({File, PT, Source});
     } else if (auto It =
                    find_if(builtinTags(),
                            [&](const BuiltinTag &B) { return Tag == B.Name; });
@@ -446,6 +448,17 @@ std::optional<StackPolicy> policyForFunction(const ModulePolicy &MP,
   StackPolicy P = MP.Base;
   if (!P.Enabled)
     return P;
+  for (const ModulePolicy::FunctionLayer &L : MP.FunctionLayers)
+    if (const PolicyFields *Fields = L.Target->functionFields(F.getName())) {
+      std::string Source = "'functions' entry of " + L.Source;
+      if (std::string E = checkFits(*Fields, Source, addressSpace(*F.getParent()));
+          !E.empty()) {
+        if (ReportErrors)
+          reportError(F, nullptr, E);
+        return std::nullopt;
+      }
+      apply(P, *Fields, Source);
+    }
   TextLayer Attrs = functionAttributeLayer(F);
   if (!Attrs.Error.empty()) {
     if (ReportErrors)

@@ -14,6 +14,9 @@
 //      -scope-alloc-dynamic, -scope-alloc-pool
 //   6. pass parameters: scope-alloc<limit=..;frame-budget=..;dynamic=..;
 //      pool=..> (PolicyOptions.h)
+//   6b. the policy file's 'functions' entry for the function, in the
+//      targets of layers 2 and 3 (scopealloc-bound --suggest-policy writes
+//      them)
 //   7. function attributes "scope-alloc-max-stack-alloca",
 //      "scope-alloc-frame-budget", "scope-alloc-dynamic", "scope-alloc-pool"
 // Layers 1-6 are the same for every function of a module: ModulePolicy holds
@@ -30,6 +33,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -90,6 +94,14 @@ struct ModulePolicy {
   /// Accepted with a warning (unknown module flags, a policy file that does
   /// not apply, ...).
   std::vector<std::string> Warnings;
+  /// The policy file's targets in force, in the order they apply: their
+  /// 'functions' entries come between layers 6 and 7.
+  struct FunctionLayer {
+    std::shared_ptr<const PolicyFile> File;
+    const PolicyTarget *Target;
+    std::string Source;
+  };
+  std::vector<FunctionLayer> FunctionLayers;
 
   /// Reports the warnings and the error, once per module; false after an
   /// error.

@@ -94,12 +94,26 @@ private:
         std::reverse(Members.begin(), Members.end());
         bool Cycle = Members.size() > 1 || is_contained(G.Nodes[V].Callees, V);
         std::optional<uint64_t> Depth;
+        std::string DepthFrom;
         if (Cycle)
-          for (unsigned M : Members)
-            if (auto It = S.RecursionDepth.find(G.Nodes[M].Name);
-                It != S.RecursionDepth.end())
-              Depth = Depth ? std::min(*Depth, It->second) : It->second;
-        Components.push_back({std::move(Members), Cycle, Depth});
+          for (unsigned M : Members) {
+            const Node &Nd = G.Nodes[M];
+            std::optional<uint64_t> D;
+            std::string From;
+            if (auto It = S.RecursionDepth.find(Nd.Name);
+                It != S.RecursionDepth.end()) {
+              D = It->second;
+              From = S.RecursionFrom.lookup(Nd.Name);
+            } else if (Nd.Facts && Nd.Facts->RecursionBound) {
+              D = Nd.Facts->RecursionBound;
+              From = "SCOPEALLOC_RECURSION_BOUND on " + Nd.Name;
+            }
+            if (D && (!Depth || *D < *Depth)) {
+              Depth = D;
+              DepthFrom = From;
+            }
+          }
+        Components.push_back({std::move(Members), Cycle, Depth, DepthFrom});
       }
     }
   }
@@ -166,6 +180,7 @@ private:
     if (Comp.Cycle) {
       if (Comp.Depth) {
         V.Step.Repeat = *Comp.Depth;
+        V.Step.RepeatFrom = Comp.DepthFrom;
         V.Step.Bytes = Largest.Bytes * *Comp.Depth;
       } else if (R == 0 || Largest.Bytes > 0) {
         CycleUnbounded = true; // counted once, as the known part
@@ -255,6 +270,7 @@ private:
     std::vector<unsigned> Members;
     bool Cycle;
     std::optional<uint64_t> Depth;
+    std::string DepthFrom;
   };
 
   const CallGraph &G;

@@ -4,8 +4,10 @@
 // worst case of a function is its own use plus the worst of its callees',
 // for the machine stack and for each pool separately, each with the chain
 // that reaches it. A cycle is unbounded unless a depth is declared for it
-// (--recursion-bound, or 'recursion' in --config): then it counts depth
-// times its largest member's use. What cannot be bounded still gets the
+// (--recursion-bound, 'recursion' in --config or in a --policy target, or
+// SCOPEALLOC_RECURSION_BOUND in the source, which the others override):
+// then it counts depth times its largest member's use; with depths on
+// several of its functions, the smallest. What cannot be bounded still gets the
 // part that is known, and the causes reachable from the entry are named.
 //
 //===----------------------------------------------------------------------===//
@@ -29,6 +31,7 @@ struct ChainStep {
   uint64_t Bytes = 0;  ///< what the step adds, Repeat times included
   uint64_t Frame = 0;  ///< the function's own frame (or pool bytes)
   uint64_t Repeat = 1; ///< a cycle's declared depth
+  std::string RepeatFrom; ///< where the depth was declared
   bool Assumed = false;
   bool Unknown = false; ///< its own use is not known
 };

@@ -90,8 +90,10 @@ public:
       else if (*Name == ".dynamic")
         Img.Dynamic = true;
     }
-    if (!Img.Relocatable)
+    if (!Img.Relocatable) {
       readAddressesInData();
+      readPools();
+    }
     return Error::success();
   }
 
@@ -144,6 +146,60 @@ private:
       Add(Sym);
     for (const ELFSymbolRef &Sym : Obj.getDynamicSymbolIterators())
       Add(Sym);
+  }
+
+  /// The pools the image defines, by their buffers (the macros'
+  /// scopealloc_buffer_<name>) or, for a pool over memory given by address
+  /// (SCOPEALLOC_DEFINE_POOL_OVER), by the initial limit and base of
+  /// __scopealloc_pool_<name> (zero in a position-independent image, where
+  /// relocations fill them in: then unknown).
+  void readPools() {
+    static constexpr StringRef BufferPrefix = "scopealloc_buffer_";
+    static constexpr StringRef PoolPrefix = "__scopealloc_pool_";
+    std::map<std::string, PoolCapacity> Structs;
+    for (const ELFSymbolRef &Sym : Obj.symbols()) {
+      if (Sym.getELFType() != ELF::STT_OBJECT)
+        continue;
+      Expected<StringRef> Name = Sym.getName();
+      if (!Name) {
+        consumeError(Name.takeError());
+        continue;
+      }
+      if (Name->starts_with(BufferPrefix)) {
+        if (Sym.getSize())
+          Img.Pools[Name->drop_front(BufferPrefix.size()).str()] = {
+              Sym.getSize(), Name->str()};
+        continue;
+      }
+      if (!Name->starts_with(PoolPrefix))
+        continue;
+      Expected<uint64_t> Value = Sym.getValue();
+      Expected<section_iterator> Sec = Sym.getSection();
+      if (!Value || !Sec || *Sec == Obj.section_end()) {
+        if (!Value)
+          consumeError(Value.takeError());
+        if (!Sec)
+          consumeError(Sec.takeError());
+        continue;
+      }
+      if ((*Sec)->isBSS() || (*Sec)->isVirtual())
+        continue;
+      StringRef Data = contents(**Sec);
+      uint64_t Off = *Value - (*Sec)->getAddress();
+      unsigned W = Img.AddressSize;
+      if (Off > Data.size() || Data.size() - Off < 4 * W)
+        continue;
+      DataExtractor DE(Data, Obj.isLittleEndian(), W);
+      uint64_t At = Off + W; // limit, then high, then base
+      uint64_t Limit = DE.getAddress(&At);
+      At = Off + 3 * W;
+      uint64_t Base = DE.getAddress(&At);
+      if (Base && Limit > Base)
+        Structs[Name->drop_front(PoolPrefix.size()).str()] = {Limit - Base,
+                                                              Name->str()};
+    }
+    for (auto &[Pool, Capacity] : Structs)
+      Img.Pools.try_emplace(Pool, Capacity);
   }
 
   void readStackSizes(const SectionRef &S) {
@@ -351,6 +407,20 @@ private:
           R.Refs.push_back(std::move(U));
         else
           R.Calls.push_back(std::move(U));
+        break;
+      }
+      case facts::TagRecursionBound:
+        R.RecursionBound = F.uleb();
+        break;
+      case facts::TagStackAlloca: {
+        FactsRecord::StackAlloca A;
+        A.Bytes = F.uleb();
+        A.Align = F.uleb();
+        A.Name = F.str();
+        A.Line = F.uleb();
+        if (F.Off < F.End) // a trailing value added after the first version
+          A.Flags = F.uleb();
+        R.StackAllocas.push_back(std::move(A));
         break;
       }
       case facts::TagIndirectCall: {

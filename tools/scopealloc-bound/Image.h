@@ -53,6 +53,20 @@ struct FactsRecord {
   };
   std::vector<SymbolUse> Calls, Refs;
   std::vector<std::pair<std::string, uint64_t>> IndirectCalls; ///< type, sites
+  uint64_t RecursionBound = 0; ///< SCOPEALLOC_RECURSION_BOUND, 0: none
+  struct StackAlloca {
+    uint64_t Bytes = 0, Align = 1;
+    std::string Name;
+    unsigned Line = 0;
+    uint64_t Flags = 0; ///< facts::StackAllocaFlag bits
+  };
+  std::vector<StackAlloca> StackAllocas;
+};
+
+/// A pool whose memory the image defines (SCOPEALLOC_DEFINE_POOL...).
+struct PoolCapacity {
+  uint64_t Bytes = 0;
+  std::string From; ///< the symbol it was read from
 };
 
 struct Image {
@@ -80,6 +94,9 @@ struct Image {
   std::set<uint64_t> AddressesInData;
   /// Interrupt vector table (.isr_vector, .vectors, ...): index, function.
   std::vector<std::pair<unsigned, uint64_t>> Vectors;
+  /// Pools by name: the size of buffer scopealloc_buffer_<name>, else the
+  /// initial limit - base of __scopealloc_pool_<name>.
+  std::map<std::string, PoolCapacity> Pools;
   /// What could not be read, e.g. a truncated record.
   std::vector<std::string> Problems;
 

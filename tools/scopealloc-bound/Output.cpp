@@ -24,7 +24,7 @@ static std::string stepName(const CallGraph &G, const ChainStep &St) {
 /// A function as people read it: C++ names demangled.
 static std::string readable(const std::string &Name) { return demangle(Name); }
 
-static std::string causeText(const CallGraph &G, const Cause &C) {
+std::string causeText(const CallGraph &G, const Cause &C) {
   auto Name = [&](unsigned N) { return readable(G.Nodes[N].Name); };
   auto Raw = [&](unsigned N) { return G.Nodes[N].Name; };
   auto AtLine = [&](unsigned Line) {
@@ -66,6 +66,11 @@ static void printChain(raw_ostream &OS, const CallGraph &G,
     OS << R.Bytes << " bytes\n";
   else
     OS << "unbounded (known part: " << R.Bytes << " bytes)\n";
+  printChainRows(OS, G, R, Stack);
+}
+
+void printChainRows(raw_ostream &OS, const CallGraph &G,
+                    const ResourceBound &R, bool Stack) {
   OS << (Stack ? "         bytes     frame  function\n"
                : "         bytes  function\n");
   for (const ChainStep &St : R.Chain) {
@@ -84,6 +89,8 @@ static void printChain(raw_ostream &OS, const CallGraph &G,
       OS << "  [assumed: " << G.Nodes[St.Node].AssumedFrom << "]";
     if (St.Unknown)
       OS << "  [unbounded]";
+    if (!St.RepeatFrom.empty())
+      OS << "  [depth: " << St.RepeatFrom << "]";
     OS << '\n';
   }
 }
@@ -129,6 +136,8 @@ static json::Array chainJSON(const CallGraph &G, const ResourceBound &R) {
                    {"frame", int64_t(St.Frame)}};
     if (St.Repeat > 1)
       O["repeat"] = int64_t(St.Repeat);
+    if (!St.RepeatFrom.empty())
+      O["repeat_from"] = St.RepeatFrom;
     if (St.Assumed)
       O["assumed"] = true;
     if (St.Unknown)
@@ -231,6 +240,13 @@ void dumpFacts(raw_ostream &OS, const Image &Img) {
     if (auto It = Img.StackSizes.find(R.Address);
         !Img.Relocatable && It != Img.StackSizes.end())
       OS << "  frame: " << It->second << '\n';
+    if (R.RecursionBound)
+      OS << "  recursion bound: " << R.RecursionBound << " frames\n";
+    for (const FactsRecord::StackAlloca &A : R.StackAllocas)
+      OS << "  stack allocation: " << A.Name << ", " << A.Bytes
+         << " bytes, align " << A.Align
+         << (A.Flags & facts::StackAllocaPinned ? ", stack scope" : "")
+         << (A.Line ? ", line " + std::to_string(A.Line) : "") << '\n';
     for (const FactsRecord::Pool &P : R.Pools)
       OS << "  pool " << poolName(P.Name) << ": " << P.FrameBytes
          << " bytes, align " << P.Align << '\n';

@@ -30,6 +30,12 @@ void printJSON(llvm::raw_ostream &OS, const Image &Img, const CallGraph &G,
 void printSVG(llvm::raw_ostream &OS, const Image &Img, const CallGraph &G,
               const Bounds &B);
 void dumpFacts(llvm::raw_ostream &OS, const Image &Img);
+/// The rows of a chain as the text output prints them (a header line, one
+/// line per step), for --check's messages.
+void printChainRows(llvm::raw_ostream &OS, const CallGraph &G,
+                    const ResourceBound &R, bool Stack);
+/// One cause of an unbounded result, as a sentence.
+std::string causeText(const CallGraph &G, const Cause &C);
 
 } // namespace bound
 } // namespace scopealloc

@@ -1,5 +1,6 @@
 //===- Settings.cpp - What the user tells scopealloc-bound ----------------===//
 #include "Settings.h"
+#include "PolicyFile.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -100,6 +101,54 @@ void addBuiltinAssumptions(Settings &S) {
   }
 }
 
+Error readPolicy(StringRef Path, StringRef Tag, StringRef Triple,
+                 Settings &S) {
+  Expected<std::shared_ptr<const PolicyFile>> File = loadPolicyFile(Path);
+  if (!File)
+    return File.takeError();
+  S.Policy = *File;
+  std::vector<const PolicyTarget *> Apply;
+  const PolicyTarget *ByTriple =
+      Triple.empty() ? nullptr : (*File)->matchTriple(Triple);
+  if (ByTriple)
+    Apply.push_back(ByTriple);
+  const PolicyTarget *ByTag = Tag.empty() ? nullptr : (*File)->findTarget(Tag);
+  if (ByTag && ByTag != ByTriple)
+    Apply.push_back(ByTag);
+  S.SuggestTarget = ByTag ? ByTag : ByTriple;
+  if (!S.SuggestTarget) {
+    S.SuggestTargetWhy =
+        Tag.empty() && Triple.empty()
+            ? "no target selected (give --target=<tag> or --triple=<triple>)"
+        : !Tag.empty() ? "target '" + Tag.str() + "' is not in " + Path.str() +
+                             (Triple.empty() ? ""
+                                             : " and no target's triples match " +
+                                                   Triple.str())
+                       : "no target's triples match " + Triple.str();
+  }
+  for (const PolicyTarget *T : Apply) {
+    std::string In = "of target '" + T->Name + "' in " + Path.str();
+    const BoundFields &B = T->Bounds;
+    if (B.StackBound)
+      S.StackBound = Limit{*B.StackBound, "'stack-bound' " + In};
+    for (const auto &[Entry, Bytes] : B.Entries) {
+      S.EntryBounds[Entry] = Limit{Bytes, "'entries' " + In};
+      S.Entries.push_back(Entry);
+    }
+    for (const auto &[Pool, Bytes] : B.PoolSizes)
+      S.PoolSizes[Pool] = Limit{Bytes, "'pool-sizes' " + In};
+    for (const auto &[Function, Depth] : B.Recursion) {
+      S.RecursionDepth[Function] = Depth;
+      S.RecursionFrom[Function] = "'recursion' " + In;
+    }
+  }
+  return Error::success();
+}
+
+bool declaresBound(const Settings &S) {
+  return S.StackBound || !S.EntryBounds.empty() || !S.PoolSizes.empty();
+}
+
 Error readConfig(StringRef Path, Settings &S) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
   if (!Buf)
@@ -134,6 +183,7 @@ Error readConfig(StringRef Path, Settings &S) {
         return E;
       if (Words[0] == "recursion") {
         S.RecursionDepth[Words[1]] = N;
+        S.RecursionFrom[Words[1]] = Where;
       } else {
         S.Assumed[Words[1]] = N;
         S.AssumedFrom[Words[1]] = Where;

@@ -19,15 +19,39 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace scopealloc {
+struct PolicyFile;
+struct PolicyTarget;
+
 namespace bound {
+
+/// A bound that --check holds the image to, and where it was declared.
+struct Limit {
+  uint64_t Bytes = 0;
+  std::string From; ///< "'stack-bound' of target 'm4' in policy.yaml"
+};
 
 struct Settings {
   std::vector<std::string> Entries;
   llvm::StringMap<uint64_t> RecursionDepth;
+  /// Where each depth of RecursionDepth was declared.
+  llvm::StringMap<std::string> RecursionFrom;
+  /// From --policy: the stack bound of every entry point, those of single
+  /// entry points, and the sizes of pools.
+  std::optional<Limit> StackBound;
+  std::map<std::string, Limit> EntryBounds;
+  std::map<std::string, Limit> PoolSizes;
+  /// The policy file, and the target of it that --suggest-policy writes
+  /// into (the tag's, else the one the triple matches).
+  std::shared_ptr<const PolicyFile> Policy;
+  const PolicyTarget *SuggestTarget = nullptr;
+  std::string SuggestTargetWhy; ///< why there is none
   llvm::StringMap<uint64_t> Assumed;
   /// Where each assumption came from ("built-in", a file:line, "option").
   llvm::StringMap<std::string> AssumedFrom;
@@ -40,6 +64,15 @@ struct Settings {
 
 /// The built-in table of assumed sizes.
 void addBuiltinAssumptions(Settings &S);
+
+/// Reads the targets of policy file \p Path that apply (the one whose
+/// triples match \p Triple, then the one named \p Tag, which overrides it)
+/// into \p S: stack bounds, pool sizes, recursion depths.
+llvm::Error readPolicy(llvm::StringRef Path, llvm::StringRef Tag,
+                       llvm::StringRef Triple, Settings &S);
+
+/// Whether \p S holds a bound that --check enforces from a policy.
+bool declaresBound(const Settings &S);
 
 /// Reads a config file into \p S (later settings override earlier ones).
 llvm::Error readConfig(llvm::StringRef Path, Settings &S);

@@ -10,9 +10,11 @@
 //===----------------------------------------------------------------------===//
 #include "Bounds.h"
 #include "CallGraph.h"
+#include "Check.h"
 #include "Image.h"
 #include "Output.h"
 #include "Settings.h"
+#include "Suggest.h"
 
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/CommandLine.h"
@@ -75,6 +77,44 @@ static cl::opt<int64_t> ExceptionFrame(
     cl::desc("Bytes the hardware pushes on entering an interrupt handler "
              "(default: 32 on ARM images with a vector table, else 0)"),
     cl::cat(Category));
+static cl::opt<std::string>
+    Policy("policy", cl::value_desc("file"),
+           cl::desc("A policy file (-scope-alloc-policy): the stack bounds, "
+                    "pool sizes and recursion depths of its target that "
+                    "applies ('stack-bound', 'entries', 'pool-sizes', "
+                    "'recursion')"),
+           cl::cat(Category));
+static cl::opt<std::string>
+    TargetTag("target", cl::value_desc("tag"),
+              cl::desc("The policy file's target (-scope-alloc-target)"),
+              cl::cat(Category));
+static cl::opt<std::string> TargetTriple(
+    "triple", cl::value_desc("triple"),
+    cl::desc("The image's target triple: selects the policy file's target "
+             "whose 'triples' match it, as the pass does"),
+    cl::cat(Category));
+static cl::opt<bool> Check(
+    "check",
+    cl::desc("Print nothing but the bounds that do not hold (a stack over "
+             "its bound, a pool smaller than its worst case, an unbounded "
+             "result under a bound) and exit 1 if any; with --policy, do "
+             "nothing when the policy declares no bound"),
+    cl::cat(Category));
+static cl::opt<bool>
+    WarnOnly("warn-only",
+             cl::desc("With --check: report violations as warnings, exit 0"),
+             cl::cat(Category));
+static cl::opt<bool> DeleteOnFailure(
+    "delete-on-failure",
+    cl::desc("With --check: delete the image when a bound does not hold, as "
+             "a failed link leaves no output"),
+    cl::cat(Category));
+static cl::opt<std::string> SuggestPolicy(
+    "suggest-policy", cl::value_desc("file"),
+    cl::desc("Write --policy to <file> with per-function frame budgets in its "
+             "target's 'functions' that make the stack bounds hold on a "
+             "rebuild"),
+    cl::cat(Category));
 static cl::opt<bool>
     DumpFacts("dump-facts",
               cl::desc("Print the records as read (also of a relocatable "
@@ -94,6 +134,19 @@ int main(int Argc, char **Argv) {
       "scopealloc-bound: worst-case stack and pool use per entry point of a "
       "program linked from objects built through ScopeAlloc\n");
 
+  // The policy first: a --check it declares nothing for reads no image.
+  Settings S;
+  if (!Policy.empty())
+    if (Error E = readPolicy(Policy, TargetTag, TargetTriple, S))
+      return fail(toString(std::move(E)));
+  if (Check && !Policy.empty() && !declaresBound(S) && SuggestPolicy.empty())
+    return 0;
+  if (!SuggestPolicy.empty() && Policy.empty())
+    return fail("--suggest-policy needs --policy: the file it extends");
+  if (!SuggestPolicy.empty() && !S.SuggestTarget)
+    return fail("--suggest-policy writes into a target of " + Policy + ": " +
+                S.SuggestTargetWhy);
+
   Expected<Image> Img = loadImage(Input);
   if (!Img)
     return fail(Input + ": " + toString(Img.takeError()));
@@ -105,7 +158,6 @@ int main(int Argc, char **Argv) {
     return fail(Input + " is a relocatable object: bounds need the linked "
                         "image (--dump-facts prints an object's records)");
 
-  Settings S;
   if (!NoBuiltin)
     addBuiltinAssumptions(S);
   if (Img->EMachine == ELF::EM_X86_64) {
@@ -121,9 +173,11 @@ int main(int Argc, char **Argv) {
       return fail(toString(std::move(E)));
   for (const std::string &E : Entries)
     S.Entries.push_back(E);
-  for (const std::string &R : RecursionBounds)
+  for (const std::string &R : RecursionBounds) {
     if (Error E = parseAssignment(R, "recursion-bound", S.RecursionDepth))
       return fail(toString(std::move(E)));
+    S.RecursionFrom[StringRef(R).rsplit('=').first] = "--recursion-bound";
+  }
   for (const std::string &A : Assume) {
     if (Error E = parseAssignment(A, "assume", S.Assumed))
       return fail(toString(std::move(E)));
@@ -146,6 +200,28 @@ int main(int Argc, char **Argv) {
     G.Warnings.push_back("no .stack_sizes section: compile with "
                          "-fstack-size-section");
   Bounds B = computeBounds(G, S);
+  if (!SuggestPolicy.empty())
+    return suggestPolicy(outs(), SuggestPolicy, *Img, G, S) ? 0 : 1;
+  if (Check) {
+    CheckResult R = checkBounds(errs(), *Img, G, S, B, WarnOnly);
+    if (!R.Violations || WarnOnly)
+      return 0;
+    if (R.StackOver && !Policy.empty())
+      WithColor::note(errs(), "scopealloc-bound")
+          << "scopealloc-bound --policy=" << Policy
+          << (TargetTag.empty() ? "" : " --target=" + TargetTag)
+          << (TargetTriple.empty() ? "" : " --triple=" + TargetTriple)
+          << " --suggest-policy=<new policy> " << Input
+          << " writes per-function frame budgets that make the stack bounds "
+             "hold on a rebuild\n";
+    if (DeleteOnFailure) {
+      if (std::error_code EC = sys::fs::remove(Input))
+        return fail("cannot delete '" + Input + "': " + EC.message());
+      WithColor::note(errs(), "scopealloc-bound")
+          << "deleted " << Input << " (--delete-on-failure)\n";
+    }
+    return 1;
+  }
   if (JSON)
     printJSON(outs(), *Img, G, S, B);
   else

@@ -23,6 +23,11 @@
  *                                                            unscoped buffers
  *   SCOPEALLOC_ENTRY                 void task(void) { ... } an entry point
  *                                                            for scopealloc-bound
+ *   SCOPEALLOC_RECURSION_BOUND(8)    int walk(node *n) { ... }
+ *                                    the call cycle through walk holds at
+ *                                    most 8 frames of its functions at once
+ *                                    (scopealloc-bound; a policy file's
+ *                                    'recursion' overrides it)
  *
  * Byte counts are decimal literals (or macros expanding to one). They are
  * the same as __attribute__((annotate("scope:global.workspace"))) and
@@ -62,5 +67,10 @@
 /* An entry point of the program (a task, a callback the hardware or an RTOS
  * calls): scopealloc-bound bounds its stack and pool use. */
 #define SCOPEALLOC_ENTRY SCOPEALLOC_ANNOTATE("scope-alloc-entry=1")
+/* The most frames of this function's call cycle (its recursion) that are
+ * on the stack at once: scopealloc-bound counts the cycle that many times
+ * instead of calling it unbounded. A decimal literal of at least 1. */
+#define SCOPEALLOC_RECURSION_BOUND(frames)                                     \
+  SCOPEALLOC_ANNOTATE("scope-alloc-recursion-bound=" SCOPEALLOC_STRINGIFY(frames))
 
 #endif

@@ -1,0 +1,149 @@
+//===- Check.cpp - Holding an image to its declared bounds ----------------===//
+#include "Check.h"
+#include "Output.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace scopealloc {
+namespace bound {
+
+const Limit *stackLimit(const Settings &S, const std::string &Name) {
+  if (auto It = S.EntryBounds.find(Name); It != S.EntryBounds.end())
+    return &It->second;
+  return S.StackBound ? &*S.StackBound : nullptr;
+}
+
+namespace {
+
+class Checker {
+public:
+  Checker(raw_ostream &OS, const Image &Img, const CallGraph &G,
+          const Settings &S, const Bounds &B, bool Warn)
+      : OS(OS), Img(Img), G(G), S(S), B(B), Warn(Warn) {}
+
+  CheckResult run() {
+    for (const auto &Declared : S.EntryBounds)
+      if (none_of(B.Entries, [&](const EntryBound &E) {
+            return G.Nodes[E.Entry.Node].Name == Declared.first;
+          }))
+        error() << "entry '" << Declared.first << "' ("
+                << Declared.second.From << ") is not a function of the image\n";
+    for (const EntryBound &E : B.Entries)
+      checkStack(E);
+    for (const std::string &Pool : G.Pools)
+      checkPool(Pool);
+    return Result;
+  }
+
+private:
+  raw_ostream &error() {
+    ++Result.Violations;
+    (Warn ? WithColor::warning(OS, "scopealloc-bound")
+          : WithColor::error(OS, "scopealloc-bound"))
+        << Img.Path << ": ";
+    return OS;
+  }
+
+  std::string entryName(const EntryBound &E) const {
+    return demangle(G.Nodes[E.Entry.Node].Name) + " (" + E.Entry.Kind + ")";
+  }
+
+  void printCauses(const EntryBound &E, const std::string &Resource) {
+    for (const Cause &C : E.Causes)
+      if (is_contained(C.Affects, Resource))
+        OS << "    " << causeText(G, C) << '\n';
+  }
+
+  void checkStack(const EntryBound &E) {
+    const Limit *L = stackLimit(S, G.Nodes[E.Entry.Node].Name);
+    if (!L)
+      return;
+    if (!E.Stack.Bounded) {
+      error() << "entry " << entryName(E)
+              << ": the stack is unbounded under its bound of " << L->Bytes
+              << " bytes (" << L->From << "), because of:\n";
+      printCauses(E, "stack");
+      OS << "  the known part, " << E.Stack.Bytes << " bytes:\n";
+      printChainRows(OS, G, E.Stack, /*Stack=*/true);
+      return;
+    }
+    if (E.Stack.Bytes <= L->Bytes)
+      return;
+    Result.StackOver = true;
+    error() << "entry " << entryName(E) << " needs " << E.Stack.Bytes
+            << " bytes of stack, over its bound of " << L->Bytes << " bytes ("
+            << L->From << "); critical chain:\n";
+    printChainRows(OS, G, E.Stack, /*Stack=*/true);
+  }
+
+  /// The worst case of \p Pool over the entry points: an unbounded one
+  /// first, else the largest.
+  std::pair<const EntryBound *, const ResourceBound *>
+  worst(const std::string &Pool) const {
+    const EntryBound *WE = nullptr;
+    const ResourceBound *WR = nullptr;
+    for (const EntryBound &E : B.Entries)
+      for (const ResourceBound &R : E.Pools) {
+        if (R.Name != Pool)
+          continue;
+        if (!WR || (!R.Bounded && WR->Bounded) ||
+            (R.Bounded == WR->Bounded && R.Bytes > WR->Bytes)) {
+          WE = &E;
+          WR = &R;
+        }
+      }
+    return {WE, WR};
+  }
+
+  void checkPool(const std::string &Pool) {
+    auto [E, R] = worst(Pool);
+    if (!R)
+      return;
+    std::vector<Limit> Limits;
+    if (auto It = S.PoolSizes.find(Pool); It != S.PoolSizes.end())
+      Limits.push_back(It->second);
+    if (auto It = Img.Pools.find(Pool); It != Img.Pools.end())
+      Limits.push_back(
+          {It->second.Bytes, "its buffer " + It->second.From + " in the image"});
+    for (const Limit &L : Limits) {
+      if (!R->Bounded) {
+        error() << "pool " << Pool << " is " << L.Bytes << " bytes (" << L.From
+                << "), but its use is unbounded, from entry " << entryName(*E)
+                << ", because of:\n";
+        printCauses(*E, Pool);
+        OS << "  the known part, " << R->Bytes << " bytes:\n";
+        printChainRows(OS, G, *R, /*Stack=*/false);
+        continue;
+      }
+      if (R->Bytes <= L.Bytes)
+        continue;
+      error() << "pool " << Pool << " is " << L.Bytes << " bytes (" << L.From
+              << "), smaller than its worst case of " << R->Bytes
+              << " bytes, from entry " << entryName(*E) << "; critical chain:\n";
+      printChainRows(OS, G, *R, /*Stack=*/false);
+    }
+  }
+
+  raw_ostream &OS;
+  const Image &Img;
+  const CallGraph &G;
+  const Settings &S;
+  const Bounds &B;
+  bool Warn;
+  CheckResult Result;
+};
+
+} // namespace
+
+CheckResult checkBounds(raw_ostream &OS, const Image &Img, const CallGraph &G,
+                        const Settings &S, const Bounds &B, bool Warn) {
+  return Checker(OS, Img, G, S, B, Warn).run();
+}
+
+} // namespace bound
+} // namespace scopealloc

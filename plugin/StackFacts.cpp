@@ -264,17 +264,22 @@ FunctionFacts collectFacts(Function &F) {
     if (auto *AI = dyn_cast<AllocaInst>(&I)) {
       if (AI->isStaticAlloca()) {
         // In the machine frame: .stack_sizes has it; its size says what a
-        // smaller limit or budget could take out of the frame.
-        std::optional<TypeSize> Size = AI->getAllocationSize(F.getDataLayout());
-        if (Size && !Size->isScalable() && Size->getFixedValue()) {
+        // smaller limit or budget could take out of the frame. Not those
+        // of a pointer's size or less (the pass's own slots among them):
+        // moved, they would leave a pointer behind. Pinned ones always:
+        // a budget counts them first.
+        const DataLayout &DL = F.getDataLayout();
+        std::optional<TypeSize> Size = AI->getAllocationSize(DL);
+        uint64_t Flags = 0;
+        if (AI->getMetadata(ScopeMetadataName)) {
+          if (Expected<Scope> S = readScope(*AI))
+            Flags = S->requiresStack() ? facts::StackAllocaPinned : 0;
+          else
+            consumeError(S.takeError());
+        }
+        if (Size && !Size->isScalable() && Size->getFixedValue() &&
+            (Flags || Size->getFixedValue() > DL.getPointerSize())) {
           SourceVariable SV = findSourceVariable(*AI);
-          uint64_t Flags = 0;
-          if (AI->getMetadata(ScopeMetadataName)) {
-            if (Expected<Scope> S = readScope(*AI))
-              Flags = S->requiresStack() ? facts::StackAllocaPinned : 0;
-            else
-              consumeError(S.takeError());
-          }
           Facts.StackAllocas.push_back(
               {Size->getFixedValue(), AI->getAlign().value(),
                describeValue(*AI), SV.Var ? SV.Var->getLine() : lineOf(*AI),

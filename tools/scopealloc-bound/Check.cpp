@@ -108,8 +108,11 @@ private:
     if (auto It = S.PoolSizes.find(Pool); It != S.PoolSizes.end())
       Limits.push_back(It->second);
     if (auto It = Img.Pools.find(Pool); It != Img.Pools.end())
-      Limits.push_back(
-          {It->second.Bytes, "its buffer " + It->second.From + " in the image"});
+      Limits.push_back({It->second.Bytes,
+                        It->second.Buffer
+                            ? "its buffer " + It->second.From + " in the image"
+                            : "the memory " + It->second.From +
+                                  " spans in the image"});
     for (const Limit &L : Limits) {
       if (!R->Bounded) {
         error() << "pool " << Pool << " is " << L.Bytes << " bytes (" << L.From

@@ -195,8 +195,8 @@ private:
       At = Off + 3 * W;
       uint64_t Base = DE.getAddress(&At);
       if (Base && Limit > Base)
-        Structs[Name->drop_front(PoolPrefix.size()).str()] = {Limit - Base,
-                                                              Name->str()};
+        Structs[Name->drop_front(PoolPrefix.size()).str()] = {
+            Limit - Base, Name->str(), /*Buffer=*/false};
     }
     for (auto &[Pool, Capacity] : Structs)
       Img.Pools.try_emplace(Pool, Capacity);

@@ -67,6 +67,7 @@ struct FactsRecord {
 struct PoolCapacity {
   uint64_t Bytes = 0;
   std::string From; ///< the symbol it was read from
+  bool Buffer = true; ///< From is the buffer, else the pool's struct
 };
 
 struct Image {

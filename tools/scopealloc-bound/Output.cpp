@@ -108,6 +108,9 @@ void printText(raw_ostream &OS, const Image &Img, const CallGraph &G,
   if (S.ExceptionFrame)
     OS << "  interrupt handlers add " << S.ExceptionFrame
        << " bytes (the exception frame)\n";
+  for (const auto &[Pool, C] : Img.Pools)
+    OS << "  pool " << Pool << ": " << C.Bytes << " bytes in the image ("
+       << C.From << ")\n";
   for (const std::string &W : G.Warnings)
     OS << "warning: " << W << '\n';
   for (const std::string &P : Img.Problems)
@@ -198,6 +201,10 @@ void printJSON(raw_ostream &OS, const Image &Img, const CallGraph &G,
     Warnings.push_back(W);
   for (const std::string &P : Img.Problems)
     Warnings.push_back(P);
+  json::Object Capacities;
+  for (const auto &[Pool, C] : Img.Pools)
+    Capacities[Pool] =
+        json::Object{{"bytes", int64_t(C.Bytes)}, {"symbol", C.From}};
   json::Object Doc{{"schema", "scopealloc-bound"},
                    {"version", SchemaVersion},
                    {"image", Img.Path},
@@ -208,6 +215,7 @@ void printJSON(raw_ostream &OS, const Image &Img, const CallGraph &G,
                    {"functions_with_facts", int64_t(G.WithFacts)},
                    {"functions_with_frame_sizes", int64_t(G.WithFrames)},
                    {"pools", json::Array(G.Pools)},
+                   {"pool_capacities", std::move(Capacities)},
                    {"entries", std::move(Entries)},
                    {"warnings", std::move(Warnings)}};
   OS << formatv("{0:2}", json::Value(std::move(Doc))) << '\n';

@@ -193,7 +193,7 @@ function(_scopealloc_bound_check target policy tag)
   endif()
   separate_arguments(more UNIX_COMMAND "${CMAKE_${lang}_FLAGS}")
   list(APPEND flags ${more})
-  execute_process(COMMAND "${CMAKE_${lang}_COMPILER}" ${flags} -### -c -x c /dev/null
+  execute_process(COMMAND "${CMAKE_${lang}_COMPILER}" ${flags} "-###" -c -x c /dev/null
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
   if(NOT rc AND out MATCHES "\"-triple\" \"([^\"]+)\"")
     list(APPEND command "--triple=${CMAKE_MATCH_1}")

@@ -188,10 +188,12 @@ void __scopealloc_note_frame(const void *frame,
 #define SCOPEALLOC_POOL_ALIGN 64
 
 /* A pool over a buffer the application already has (any section, any
- * address), e.g. SCOPEALLOC_DEFINE_POOL_OVER(npu_sram, (char *)0x20000000, 65536). */
+ * address), e.g. SCOPEALLOC_DEFINE_POOL_OVER(npu_sram, (char *)0x20000000, 65536).
+ * `used`: under LTO the pass references the pool only at the link, after
+ * ThinLTO would have internalised a pool nothing referenced yet. */
 #define SCOPEALLOC_DEFINE_POOL_OVER(NAME, BUFFER, SIZE)                        \
   SCOPEALLOC_EXTERN_C scopealloc_pool __scopealloc_pool_##NAME;                \
-  scopealloc_pool __scopealloc_pool_##NAME = {                                 \
+  __attribute__((used)) scopealloc_pool __scopealloc_pool_##NAME = {          \
       (char *)(BUFFER),          (char *)(BUFFER) + (SIZE),                    \
       (char *)(BUFFER),          (char *)(BUFFER),                             \
       (char *)(BUFFER) + (SIZE), #NAME, 0, 0, 0, 0};                                                   \

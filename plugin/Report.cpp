@@ -279,8 +279,6 @@ void ModuleReport::print(raw_ostream &OS) const {
     J.attribute("functions_seen", Seen);
     J.attribute("functions_without_allocations", WithoutAllocations);
     J.attribute("functions_not_handled", Unhandled);
-    J.attribute("not_handled_reason", Unhandled ? json::Value(UnhandledReason)
-                                                : json::Value(nullptr));
     J.attributeBegin("totals");
     printTotals(J, Totals);
     J.attributeEnd();
@@ -288,6 +286,8 @@ void ModuleReport::print(raw_ostream &OS) const {
       for (const FunctionRecord &F : Functions)
         printFunction(J, F);
     });
+    J.attribute("not_handled_reason", Unhandled ? json::Value(UnhandledReason)
+                                                : json::Value(nullptr));
   });
   OS << "\n";
 }

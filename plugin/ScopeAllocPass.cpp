@@ -249,16 +249,19 @@ PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
       FAM.invalidate(F, PreservedAnalyses::none());
     }
   }
-  if (PreLink) // decided now, with a sanitizer: not again at the link
+  // Decided: not again by the link (after a sanitizer's compile step), nor
+  // by a plugin loaded twice into it.
+  if (PreLink || Stage == LinkStep) {
     markDecided(M);
+    Changed = true;
+  }
   if (Report) {
     if (reportRequested())
       Report->write();
     for (const std::string &Path : LinkReports)
       Report->write(Path);
   }
-  return Changed || PreLink ? PreservedAnalyses::none()
-                            : PreservedAnalyses::all();
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 void ScopeAllocPass::printPipeline(

@@ -1,4 +1,4 @@
-//===- LTODeferral.cpp - Placement decisions deferred to the LTO link -----===//
+//===- LTODeferral.cpp - Decisions deferred to the LTO link ---------------===//
 #include "LTODeferral.h"
 #include "Diagnostics.h"
 #include "Report.h"
@@ -13,6 +13,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -59,6 +60,29 @@ static std::string absolutePath(StringRef Path) {
   return Abs.str().str();
 }
 
+/// Options the link step receives through the module (above); lld cannot
+/// parse a plugin's -mllvm options, so any other one given to a compile
+/// step is lost there.
+static constexpr StringRef RecordedOptions[] = {"scope-alloc-policy",
+                                                "scope-alloc-target",
+                                                "scope-alloc-max-stack-alloca",
+                                                "scope-alloc-frame-budget",
+                                                "scope-alloc-dynamic",
+                                                "scope-alloc-pool",
+                                                "scope-alloc-report"};
+
+static void warnAboutLostOptions(const Module &M) {
+  for (const auto &[Name, Option] : cl::getRegisteredOptions())
+    if (Name.starts_with("scope-alloc-") && Option->getNumOccurrences() &&
+        !is_contained(RecordedOptions, Name))
+      M.getContext().diagnose(ScopeAllocDiagnostic(
+          DS_Warning, nullptr, nullptr,
+          "-" + Name +
+              " does not reach the LTO link, which decides where buffers "
+              "live (lld cannot take the plugin's options): the link uses "
+              "its default"));
+}
+
 bool deferToLink(Module &M, const ModulePolicy &Policy) {
   bool OK = true;
   for (const Function &F : M)
@@ -66,6 +90,7 @@ bool deferToLink(Module &M, const ModulePolicy &Policy) {
       OK = false;
   if (!OK)
     return false;
+  warnAboutLostOptions(M);
   PolicyOptions Recorded = commandLineOptions();
   if (Recorded.PolicyPath)
     Recorded.PolicyPath = absolutePath(*Recorded.PolicyPath);
@@ -74,8 +99,8 @@ bool deferToLink(Module &M, const ModulePolicy &Policy) {
     raw_string_ostream OS(Text);
     Recorded.printParameters(OS);
   }
-  // Also without options: the link step decides only the functions that
-  // passed through a ScopeAlloc compile step.
+  // Also when there are no options: the link step decides only the
+  // functions that passed through a ScopeAlloc compile step.
   LLVMContext &C = M.getContext();
   for (Function &F : M) {
     if (F.isDeclaration())
@@ -90,18 +115,17 @@ bool deferToLink(Module &M, const ModulePolicy &Policy) {
   StringRef ReportPath = reportPathOption();
   if (!ReportPath.empty())
     M.getOrInsertNamedMetadata(ReportPathsMetadata)
-        ->addOperand(MDNode::get(
-            C, MDString::get(C, absolutePath(ReportPath))));
+        ->addOperand(
+            MDNode::get(C, MDString::get(C, absolutePath(ReportPath))));
 
   if (GlobalVariable *Marker = M.getNamedGlobal(LinkMarkerSymbol))
     if (!Marker->use_empty())
       return true;
-  Constant *Marker =
-      M.getOrInsertGlobal(LinkMarkerSymbol, Type::getInt8Ty(C));
-  auto *Holder = new GlobalVariable(M, PointerType::getUnqual(C),
-                                    /*isConstant=*/true,
-                                    GlobalValue::PrivateLinkage, Marker,
-                                    MarkerHolderName);
+  Constant *Marker = M.getOrInsertGlobal(LinkMarkerSymbol, Type::getInt8Ty(C));
+  auto *Holder =
+      new GlobalVariable(M, PointerType::getUnqual(C),
+                         /*isConstant=*/true, GlobalValue::PrivateLinkage,
+                         Marker, MarkerHolderName);
   appendToUsed(M, {Holder});
   return true;
 }
@@ -169,8 +193,7 @@ const ModulePolicy *CompileStepPolicies::forFunction(const Function &F) {
     if (!Options) {
       reportError(F, nullptr,
                   "unreadable attribute \"" + Twine(CompileOptionsAttr) +
-                      "\"=\"" + Text +
-                      "\": " + toString(Options.takeError()));
+                      "\"=\"" + Text + "\": " + toString(Options.takeError()));
       return nullptr;
     }
     // They were -scope-alloc-* options of the compile step: remarks name
@@ -179,8 +202,7 @@ const ModulePolicy *CompileStepPolicies::forFunction(const Function &F) {
     ModulePolicy MP = computeModulePolicy(M, *Options, Parameters);
     if (!MP.Error.empty())
       reportModuleError(M, "the policy recorded by the compile step of '" +
-                               F.getName() + "' (" + Text +
-                               "): " + MP.Error);
+                               F.getName() + "' (" + Text + "): " + MP.Error);
     else
       It->second = std::move(MP);
   }

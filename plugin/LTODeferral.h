@@ -1,5 +1,4 @@
-//===- LTODeferral.h - Placement decisions deferred to the LTO link -*- C++
-//-*-===//
+//===- LTODeferral.h - Decisions deferred to the LTO link -------*- C++ -*-===//
 //
 // Under -flto and -flto=thin the compile step only prepares bitcode: the
 // frames that matter are built at the link, after cross-module inlining. So

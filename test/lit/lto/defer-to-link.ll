@@ -35,6 +35,11 @@
 ; LINKED: define {{.*}}@frame(
 ; LINKED: @__scopealloc_frame_slow
 
+; Other -scope-alloc-* options cannot reach the link: the compile step says so.
+; RUN: %opt %loadplugin -passes='thinlto-pre-link<O2>' -scope-alloc-inline-fast-path=false -scope-alloc-max-stack-alloca=0 %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=LOST
+; LOST: warning: scope-alloc: -scope-alloc-inline-fast-path does not reach the LTO link, which decides where buffers live (lld cannot take the plugin's options): the link uses its default
+; LOST-NOT: max-stack-alloca
+
 ; Without LTO nothing changes: the default pipeline decides at once.
 ; RUN: sed -e '/^!llvm.module.flags/d' %s | %opt %loadplugin -passes='default<O2>' -scope-alloc-max-stack-alloca=0 -S | FileCheck %s --check-prefix=DEFAULT
 ; DEFAULT-NOT: scope-alloc-compile-options

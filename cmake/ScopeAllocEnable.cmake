@@ -127,6 +127,73 @@ function(_scopealloc_lto_link_options target type)
     "$<${lto}:-fuse-ld=lld>" "$<${lto}:-Wl,--load-pass-plugin=${SCOPEALLOC_PLUGIN}>")
 endfunction()
 
+# Whether the project's toolchain builds for something else than the host
+# runtimes: a toolchain file, a compiler target, another pointer size, or a
+# target flag in the compile flags.
+function(_scopealloc_foreign_toolchain out)
+  set(foreign FALSE)
+  if(CMAKE_CROSSCOMPILING OR CMAKE_C_COMPILER_TARGET OR CMAKE_CXX_COMPILER_TARGET
+     OR NOT CMAKE_SIZEOF_VOID_P EQUAL SCOPEALLOC_HOST_SIZEOF_VOID_P
+     OR " ${CMAKE_C_FLAGS} ${CMAKE_CXX_FLAGS}" MATCHES " (--target|-target|-m32|-m16|-mx32)")
+    set(foreign TRUE)
+  endif()
+  set(${out} ${foreign} PARENT_SCOPE)
+endfunction()
+
+# The runtime of a cross or bare-metal toolchain is the one scopealloc-clang
+# links for the toolchain's target and flags (--scopealloc-print-runtime),
+# so that the wrapper and this function always agree. Sets <out> to
+# ScopeAlloc::runtime_freestanding (a bare-metal archive, imported once) or
+# to "host"; stops with the wrapper's message when the target has none.
+function(_scopealloc_toolchain_runtime target kind out)
+  set(where "scopealloc_enable(${target})")
+  get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  set(lang C)
+  if(NOT "C" IN_LIST languages)
+    set(lang CXX)
+  endif()
+  set(flags)
+  if(CMAKE_${lang}_COMPILER_TARGET)
+    list(APPEND flags "--target=${CMAKE_${lang}_COMPILER_TARGET}")
+  endif()
+  separate_arguments(more UNIX_COMMAND "${CMAKE_${lang}_FLAGS}")
+  list(APPEND flags ${more})
+  if(kind STREQUAL "STATIC")
+    list(APPEND flags -static)
+  endif()
+  execute_process(
+    COMMAND "${CMAKE_COMMAND}" -E env --unset=SCOPEALLOC_RUNTIME --unset=SCOPEALLOC_FLAGS
+            --unset=SCOPEALLOC_FLAGS_FILE "${SCOPEALLOC_CLANG}" ${flags} --scopealloc-print-runtime
+    RESULT_VARIABLE rc OUTPUT_VARIABLE runtime ERROR_VARIABLE err
+    OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(rc)
+    string(REPLACE "scopealloc-clang: " "  " err "${err}")
+    string(REPLACE "SCOPEALLOC_RUNTIME=none" "RUNTIME NONE" err "${err}")
+    message(FATAL_ERROR "${where}: the toolchain's target (${flags}) has no ScopeAlloc runtime:\n${err}")
+  endif()
+  if(NOT runtime MATCHES "/lib/baremetal/")
+    set(${out} host PARENT_SCOPE)
+    return()
+  endif()
+  if(kind STREQUAL "SHARED")
+    message(FATAL_ERROR "${where}: RUNTIME SHARED, but the toolchain's target (${flags}) is "
+                        "bare metal: its runtime is the static ${runtime}")
+  endif()
+  if(NOT TARGET ScopeAlloc::runtime_freestanding)
+    add_library(ScopeAlloc::runtime_freestanding STATIC IMPORTED GLOBAL)
+    set_target_properties(ScopeAlloc::runtime_freestanding PROPERTIES
+      IMPORTED_LOCATION "${runtime}"
+      INTERFACE_INCLUDE_DIRECTORIES "${SCOPEALLOC_PREFIX}/include")
+    message(STATUS "ScopeAlloc: freestanding runtime ${runtime}")
+  endif()
+  get_target_property(imported ScopeAlloc::runtime_freestanding IMPORTED_LOCATION)
+  if(NOT imported STREQUAL runtime)
+    message(FATAL_ERROR "${where}: needs the runtime ${runtime}, but the project "
+                        "already links ${imported} (one runtime per project)")
+  endif()
+  set(${out} ScopeAlloc::runtime_freestanding PARENT_SCOPE)
+endfunction()
+
 function(scopealloc_enable target)
   set(one_value POLICY TARGET_TAG MAX_STACK_ALLOCA FRAME_BUDGET DYNAMIC POOL REPORT_DIR
                 RUNTIME)
@@ -162,8 +229,8 @@ function(scopealloc_enable target)
   if(DEFINED SA_DYNAMIC AND NOT SA_DYNAMIC MATCHES "^(keep|demote|reject)$")
     message(FATAL_ERROR "${where}: DYNAMIC must be keep, demote or reject, not '${SA_DYNAMIC}'")
   endif()
-  if(DEFINED SA_RUNTIME AND NOT SA_RUNTIME MATCHES "^(SHARED|STATIC)$")
-    message(FATAL_ERROR "${where}: RUNTIME must be SHARED or STATIC, not '${SA_RUNTIME}'")
+  if(DEFINED SA_RUNTIME AND NOT SA_RUNTIME MATCHES "^(SHARED|STATIC|NONE)$")
+    message(FATAL_ERROR "${where}: RUNTIME must be SHARED, STATIC or NONE, not '${SA_RUNTIME}'")
   endif()
   if(DEFINED SA_POOL AND NOT SA_POOL MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
     message(FATAL_ERROR "${where}: POOL must be a C identifier, not '${SA_POOL}'")
@@ -229,8 +296,20 @@ function(scopealloc_enable target)
   if(SA_RUNTIME STREQUAL "STATIC")
     set(runtime ScopeAlloc::runtime_static)
   endif()
-  set_property(TARGET ${target} APPEND PROPERTY LINK_LIBRARIES ${runtime})
-  if(type STREQUAL "STATIC_LIBRARY" OR type STREQUAL "OBJECT_LIBRARY")
+  # Cross and bare-metal toolchains: the target's runtime, or none.
+  _scopealloc_foreign_toolchain(foreign)
+  if(SA_RUNTIME STREQUAL "NONE")
+    set(runtime)
+  elseif(foreign)
+    _scopealloc_toolchain_runtime(${target} "${SA_RUNTIME}" toolchain_runtime)
+    if(NOT toolchain_runtime STREQUAL "host")
+      set(runtime ${toolchain_runtime})
+    endif()
+  endif()
+  if(runtime)
+    set_property(TARGET ${target} APPEND PROPERTY LINK_LIBRARIES ${runtime})
+  endif()
+  if(runtime AND (type STREQUAL "STATIC_LIBRARY" OR type STREQUAL "OBJECT_LIBRARY"))
     set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_LIBRARIES
                  "$<LINK_ONLY:${runtime}>")
   endif()

@@ -2,10 +2,13 @@
 #include "PolicyFile.h"
 #include "Scope.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -18,6 +21,17 @@
 using namespace llvm;
 
 namespace scopealloc {
+
+ByteCountRead readByteCount(StringRef Text, uint64_t &Value) {
+  bool Negative = Text.starts_with("-");
+  StringRef Digits = Negative ? Text.drop_front() : Text;
+  if (Digits.empty() || !all_of(Digits, isDigit))
+    return ByteCountRead::NotANumber;
+  if (Negative)
+    return ByteCountRead::Negative;
+  return Text.getAsInteger(10, Value) ? ByteCountRead::TooLarge
+                                      : ByteCountRead::OK;
+}
 
 Expected<DynamicRule> parseDynamicRule(StringRef Text, char Quote) {
   static constexpr DynamicRule Rules[] = {
@@ -136,15 +150,18 @@ std::optional<uint64_t> PolicyReader::bytes(yaml::Node *N, StringRef Key) {
   if (!Text)
     return std::nullopt;
   uint64_t Value;
-  if (StringRef(*Text).starts_with("-")) {
+  switch (readByteCount(*Text, Value)) {
+  case ByteCountRead::OK:
+    return Value;
+  case ByteCountRead::Negative:
     error(N, "'" + Key + "' must not be negative, found " + *Text);
     return std::nullopt;
-  }
-  if (StringRef(*Text).getAsInteger(10, Value)) {
+  case ByteCountRead::NotANumber:
+  case ByteCountRead::TooLarge:
     error(N, "'" + Key + "' must be a byte count, found '" + *Text + "'");
     return std::nullopt;
   }
-  return Value;
+  llvm_unreachable("all ByteCountRead values handled");
 }
 
 void PolicyReader::readPools(yaml::Node *N) {

@@ -34,6 +34,13 @@ namespace scopealloc {
 enum class DynamicRule { Keep, Demote, Reject };
 enum class ConflictRule { Error, Warn };
 
+/// How a decimal byte count reads. The one parser behind every byte-count
+/// setting (policy files, options, pass parameters, module flags' strings,
+/// attributes, source annotations); each caller words the error for its
+/// layer.
+enum class ByteCountRead { OK, Negative, NotANumber, TooLarge };
+ByteCountRead readByteCount(llvm::StringRef Text, uint64_t &Value);
+
 /// Parses keep|demote|reject, wherever the rule is written. The error says
 /// "must be keep, demote or reject, found <Text>" (quoted with \p Quote, as
 /// the setting's source quotes: policy files with ') and hints at a likely

@@ -111,16 +111,19 @@ void printPassWithParameters(raw_ostream &OS, StringRef PassName,
 }
 
 Expected<uint64_t> parseByteCount(StringRef Text) {
-  StringRef Digits = Text.starts_with("-") ? Text.drop_front() : Text;
-  bool Numeral = !Digits.empty() && all_of(Digits, isDigit);
-  if (Numeral && Text.starts_with("-"))
-    return createStringError("must not be negative, found \"" + Text + "\"");
   uint64_t V;
-  if (!Numeral || Text.getAsInteger(10, V))
-    return createStringError(
-        "must be a byte count, found \"" + Text + "\"" +
-        (Numeral ? ", more than the largest, 18446744073709551615" : ""));
-  return V;
+  switch (readByteCount(Text, V)) {
+  case ByteCountRead::OK:
+    return V;
+  case ByteCountRead::Negative:
+    return createStringError("must not be negative, found \"" + Text + "\"");
+  case ByteCountRead::NotANumber:
+    return createStringError("must be a byte count, found \"" + Text + "\"");
+  case ByteCountRead::TooLarge:
+    return createStringError("must be a byte count, found \"" + Text +
+                             "\", more than the largest, 18446744073709551615");
+  }
+  llvm_unreachable("all ByteCountRead values handled");
 }
 
 PolicyOptions commandLineOptions() {

@@ -1,7 +1,7 @@
 //===- RuntimeABI.h - Calls into the ScopeAlloc runtime ---------*- C++ -*-===//
 //
 // The only place that knows the runtime's symbol names (see
-// runtime/include/scopealloc/scopealloc.h). An empty pool name means the
+// runtime/include/scopealloc/abi.h). An empty pool name means the
 // calling thread's default workspace pool; a named pool `p` is the global
 // __scopealloc_pool_p that the application defines, so a missing pool is a
 // link error that names it.

@@ -5,6 +5,7 @@
 #include "Diagnostics.h"
 #include "LTODeferral.h"
 #include "Placement.h"
+#include "PoolUsage.h"
 #include "Report.h"
 #include "ResumePoints.h"
 #include "RuntimeABI.h"
@@ -167,7 +168,7 @@ static void countDecision(const AllocaDecision &D) {
 /// decisions in \p Report when a report was asked for.
 static bool runOnFunction(Function &F, FunctionAnalysisManager &FAM,
                           const ModulePolicy &ModulePolicy,
-                          ModuleReport *Report) {
+                          ModuleReport *Report, PoolUsage &Usage) {
   std::optional<StackPolicy> Policy = policyForFunction(ModulePolicy, F);
   if (!Policy) {
     if (Report)
@@ -205,6 +206,7 @@ static bool runOnFunction(Function &F, FunctionAnalysisManager &FAM,
       demoteAllocas(F, Requests, Planner.stackSaveMayMoveToArena());
   if (Report)
     Report->addDemotion(F, Demotion);
+  Usage.addFunction(F, Demotion);
   // Also in frames that moved nothing: a catch or setjmp here must free what
   // the frames it skipped took.
   bool Resumes = hasResumePoints(F);
@@ -234,6 +236,7 @@ PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (reportRequested() || !LinkReports.empty())
     Report.emplace(M);
   CompileStepPolicies Policies(M, Policy, Params);
+  PoolUsage Usage(M);
   for (Function &F : M) {
     if (F.isDeclaration() || F.hasFnAttribute(DecidedAttr) ||
         (Stage == LinkStep && !F.hasFnAttribute(CompileOptionsAttr)))
@@ -244,7 +247,8 @@ PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
         Report->addFailedFunction(F);
       continue;
     }
-    if (runOnFunction(F, FAM, *FunctionPolicy, Report ? &*Report : nullptr)) {
+    if (runOnFunction(F, FAM, *FunctionPolicy, Report ? &*Report : nullptr,
+                      Usage)) {
       Changed = true;
       FAM.invalidate(F, PreservedAnalyses::none());
     }
@@ -261,6 +265,7 @@ PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
     for (const std::string &Path : LinkReports)
       Report->write(Path);
   }
+  Usage.write();
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

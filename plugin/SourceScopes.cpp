@@ -1,6 +1,7 @@
 //===- SourceScopes.cpp - Scopes and policies written in the source -------===//
 #include "SourceScopes.h"
 #include "Diagnostics.h"
+#include "PolicyFile.h"
 #include "Scope.h"
 #include "StackPolicy.h"
 
@@ -149,7 +150,7 @@ bool functionAnnotationToAttribute(Function &F, StringRef Text,
     return Bad("expected \"" + Name + "=<value>\"");
   if (Name == MaxStackAllocaAttr || Name == FrameBudgetAttr) {
     uint64_t Bytes;
-    if (Value.getAsInteger(10, Bytes))
+    if (readByteCount(Value, Bytes) != ByteCountRead::OK)
       return Bad("the value must be a byte count (a decimal number), found \"" +
                  Value + "\"");
   } else if (Name == DynamicAttr) {

@@ -538,7 +538,10 @@ PreservedAnalyses PromoteWorkspacePass::run(Function &F,
   P.applyFrameBudget(Promote);
 
   bool Promoted = false;
-  for (auto [C, Yes] : zip(P.Candidates, Promote)) {
+  for (auto Pair : zip(P.Candidates, Promote)) {
+    // Named, not bound: lambdas cannot capture structured bindings in C++17.
+    auto &C = std::get<0>(Pair);
+    bool Yes = std::get<1>(Pair);
     std::string Name = describeValue(*C.Alloc);
     StringRef Callee = C.IsTVM ? TVMAlloc : ABIAlloc;
     DiagnosticLocation Loc = remarkLocation(*C.Alloc);

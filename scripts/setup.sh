@@ -80,7 +80,8 @@ packages=(
   python3-matplotlib                                            # charts (benchmarks, build reports)
   pkg-config                                                    # the runtime's .pc file test
   python3-yaml python3-pygments                                 # opt-viewer (remark records test)
-  qemu-system-arm                                               # runs the bare-metal (Cortex-M4) demo
+  qemu-system-arm                                               # runs the bare-metal demo, Cortex-M and AArch64 cross links
+  qemu-system-misc                                              # runs the RISC-V (riscv32) cross links
   ccache                                                        # the wrappers' and scopealloc_enable's ccache tests
 )
 

@@ -33,8 +33,6 @@
 #error "asan_names.c is hosted-only"
 #endif
 
-SA_PULL_IN_STATS();
-
 /* <sanitizer/asan_interface.h>, weak: resolved only in ASan programs. */
 void __asan_set_error_report_callback(void (*callback)(const char *))
     __attribute__((weak));

@@ -12,8 +12,6 @@
 #endif
 #endif
 
-SA_PULL_IN_STATS();
-
 static scopealloc_exhaustion_handler sa_handler; /* NULL: the default */
 
 #if SCOPEALLOC_HOSTED

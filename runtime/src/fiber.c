@@ -11,7 +11,9 @@
  * Switches, creation, destruction and the statistics walk all hold the
  * threads lock of thread_arena.c (sa_threads_lock), so a reader in another
  * thread never sees a TLS pool half copied, and fork finds the arena list
- * whole. */
+ * whole. thread_arena.c does not reference this file: the first arena
+ * created registers the hooks (sa_fiber_hooks) it calls at thread exit, in
+ * the process totals and in the fork child. */
 #define _GNU_SOURCE 1
 #include "internal.h"
 
@@ -27,8 +29,6 @@
 #else
 #define SA_VALGRIND 0
 #endif
-
-SA_PULL_IN_STATS();
 
 struct scopealloc_arena {
   scopealloc_pool pool;  /* the arena's state while parked; stale while in */
@@ -53,6 +53,12 @@ static pthread_once_t sa_fiber_once = PTHREAD_ONCE_INIT;
 static pthread_key_t sa_fiber_key;
 static int sa_fiber_key_made, sa_fiber_unloaded;
 
+static void sa_fiber_thread_exit(void);
+static void sa_fiber_totals_add(scopealloc_stats *s);
+static void sa_fiber_after_fork_child(void);
+static const sa_fiber_hooks sa_fiber_hooks_impl = {
+    sa_fiber_thread_exit, sa_fiber_totals_add, sa_fiber_after_fork_child};
+
 /* A thread that exits with a fiber arena switched in leaves it parked as it
  * is (its own arena is then unmapped by thread_arena.c). */
 static void sa_fiber_key_destroy(void *arg) {
@@ -66,6 +72,7 @@ static void sa_fiber_init(void) {
     abort();
   }
   SA_STORE(&sa_fiber_key_made, 1);
+  sa_thread_arena_set_fiber_hooks(&sa_fiber_hooks_impl);
 }
 
 /* Unload (dlclose) or exit: like thread_arena.c's key, so that threads
@@ -218,7 +225,7 @@ void scopealloc_arena_stats(const scopealloc_arena *a, scopealloc_stats *out) {
   sa_threads_unlock();
 }
 
-void sa_fiber_thread_exit(void) {
+static void sa_fiber_thread_exit(void) {
   if (!sa_current)
     return;
   sa_threads_lock();
@@ -229,7 +236,7 @@ void sa_fiber_thread_exit(void) {
 /* The threads' walk in sa_process_totals_get counts what each thread's TLS
  * pool holds now, a fiber arena or the thread's own; add the arenas parked
  * elsewhere, each once. */
-void sa_fiber_totals_add(scopealloc_stats *s) {
+static void sa_fiber_totals_add(scopealloc_stats *s) {
   s->allocs += sa_gone_allocs;
   s->failures += sa_gone_failures;
   if (sa_gone_peak > s->peak)
@@ -248,7 +255,7 @@ void sa_fiber_totals_add(scopealloc_stats *s) {
  * switched in was running code the child does not have: park it empty, and
  * put that thread's own arena back into its TLS pool, where thread_arena.c
  * returns it like any dead thread's. */
-void sa_fiber_after_fork_child(void) {
+static void sa_fiber_after_fork_child(void) {
   scopealloc_pool *self = &__scopealloc_tls_pool;
   for (scopealloc_arena *a = sa_arenas; a; a = a->next) {
     if (!a->tls || a->tls == self)

@@ -38,20 +38,12 @@ void *__scopealloc_alloc(size_t size, size_t align) {
   return sa_fixed_alloc_fail(size, align, __builtin_return_address(0));
 }
 
-static SA_COLD void sa_fixed_release_slow(void *mark, const void *caller) {
-  scopealloc_pool *pool = &__scopealloc_pool_workspace;
-  if (!mark) /* the "empty" mark */
-    mark = pool->base;
-  if (!sa_release(pool, mark))
-    sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_BAD_RELEASE, 0, 0, mark,
-            caller);
-}
-
 /* Hot path: a single store of cur (plus the unsigned range check). */
 void __scopealloc_release(void *mark) {
   if (SA_LIKELY(sa_release(&__scopealloc_pool_workspace, mark)))
     return;
-  sa_fixed_release_slow(mark, __builtin_return_address(0));
+  sa_release_or_fail(&__scopealloc_pool_workspace, SA_POOL_NAME, mark,
+                     __builtin_return_address(0));
 }
 
 /* One thread: the thread's pool and the process's are the workspace. */

@@ -1,5 +1,33 @@
 /* Private to the runtime: configuration, the bump/release fast paths shared by
- * the default and the named pools, and the hooks for ASan, Valgrind and TSan. */
+ * the default and the named pools, the hooks for ASan, Valgrind and TSan, and
+ * the calls between layers.
+ *
+ * The runtime is layered; an object references only objects of lower layers
+ * (or earlier in its own layer), never the other way (test/runtime checks
+ * this with nm on the archives: runtime.layers_*):
+ *
+ *  1. core arena      tool_hooks.c exhaustion.c arena.c: bump, release and
+ *                     failure reporting on any scopealloc_pool (sa_bump,
+ *                     sa_release below; sa_fail, the handler).
+ *  2. statistics      loaded_pools.c stats.c: per-pool getters, the list of
+ *                     named pools, the SCOPEALLOC_STATS=1 table. The default
+ *                     pool's process totals come by callback from layer 4
+ *                     (sa_stats_set_default_pool), so statistics needs no
+ *                     thread arena.
+ *  3. named pools     named_pool.c: ownership, mark/alloc/release, fork.
+ *  4. default pool    hosted: runtime_identity.c thread_arena.c fiber.c
+ *                     (mmap reservations, guards, pthread keys, fork,
+ *                     fibers; fiber.c hooks into thread_arena.c by
+ *                     callback); freestanding: fixed_default_pool.c.
+ *     frame notes     asan_names.c (ASan builds only; needs no other layer).
+ *
+ * Statistics sits below the named pools, not on top: a static program links
+ * only the archive members it references, and SCOPEALLOC_STATS=1 must print
+ * at exit in any program, so every layer that serves requests references it
+ * (named pools walk the list at fork; the default pool registers its totals).
+ * A program that uses only named pools therefore links layers 1-3 and no
+ * mmap or pthread key; a bare-metal runtime is layers 1-3 plus
+ * fixed_default_pool.c (runtime/CMakeLists.txt lists the sources per layer). */
 #ifndef SCOPEALLOC_INTERNAL_H
 #define SCOPEALLOC_INTERNAL_H
 
@@ -54,6 +82,8 @@
 #define SA_COUNT_BUMP_SHARED(p)                                                \
   ((void)__atomic_fetch_add((p), 1, __ATOMIC_RELAXED))
 #endif
+
+/* ---- Layer 1: core arena (tool_hooks.c, exhaustion.c, arena.c) ---- */
 
 #define SA_HIDDEN __attribute__((visibility("hidden")))
 #define SA_COLD __attribute__((noinline, cold))
@@ -188,48 +218,44 @@ static inline size_t sa_peak(const scopealloc_pool *pool) {
 SA_HIDDEN SA_COLD SA_NORETURN void
 sa_fail(scopealloc_pool *pool, const char *name, const char *reason,
         size_t size, size_t align, const void *mark, const void *caller);
+/* The release the inline range check refused: the NULL ("empty") mark is
+ * the pool's base; a mark outside [base, cur] is reported. */
+SA_HIDDEN SA_COLD void sa_release_or_fail(scopealloc_pool *pool,
+                                          const char *name, void *mark,
+                                          const void *caller);
 /* Calls the installed handler; aborts (or traps) if it returns. */
 SA_HIDDEN SA_COLD SA_NORETURN void sa_report(const scopealloc_failure *f);
 
 #if SCOPEALLOC_HOSTED
-/* Default-pool bookkeeping kept by thread_arena.c for stats.c. */
+/* ---- Layer 2: statistics (stats.c, loaded_pools.c) ---- */
+
+/* The default pool over the whole process, as its layer counts it. */
 typedef struct sa_process_totals {
   scopealloc_stats stats;
   uint64_t threads;      /* threads that ever had an arena */
   uint64_t live_threads; /* of which still running */
   uint64_t reservations; /* arenas mapped now (sa_arena_map'ed, not unmapped) */
 } sa_process_totals;
-SA_HIDDEN void sa_process_totals_get(sa_process_totals *out);
+typedef void (*sa_totals_fn)(sa_process_totals *out);
+/* The default pool's layer registers its totals before it first serves a
+ * request; until then (or without one) the totals are zero. */
+SA_HIDDEN void sa_stats_set_default_pool(sa_totals_fn totals);
 
-/* thread_arena.c: the reservation behind a default-pool arena (a thread's,
- * or a fiber's). sa_arena_map reserves `cap` bytes (a whole number of pages;
- * 0 means the per-thread cap: SCOPEALLOC_RESERVE or the default) of address space,
- * commits the first step and fills pool->base, cur, high, limit and
- * reserve_end (name, counters and lists are the caller's); tools are told.
- * Returns 0, or -1 with errno set when the system refuses. sa_arena_unmap
- * returns all of it; the pool's fields are left for the caller to clear. */
-SA_HIDDEN int sa_arena_map(scopealloc_pool *pool, size_t cap);
-SA_HIDDEN void sa_arena_unmap(scopealloc_pool *pool);
-/* In the child of fork: empties the named pools other threads owned. */
-SA_HIDDEN void sa_pools_after_fork_child(void);
+/* loaded_pools.c, in the shared runtime only: the named pools of every
+ * loaded object (a shared runtime has none of its own). */
+SA_HIDDEN int sa_loaded_pools(void (*fn)(const scopealloc_pool *pool,
+                                         void *ctx),
+                              void *ctx) __attribute__((weak));
 
-/* thread_arena.c: the lock over the threads' list and the process totals,
- * which fiber.c also holds while it switches a thread's arena. */
-SA_HIDDEN void sa_threads_lock(void);
-SA_HIDDEN void sa_threads_unlock(void);
-/* fiber.c, called by thread_arena.c: at thread exit before the thread's own
- * arena goes (switches a fiber arena out); in sa_process_totals_get under
- * the lock (adds the fiber arenas and parked thread arenas); first thing in
- * the fork child handler (parks the arenas of threads that did not
- * survive, giving them back their own). */
-SA_HIDDEN void sa_fiber_thread_exit(void);
-SA_HIDDEN void sa_fiber_totals_add(scopealloc_stats *s);
-SA_HIDDEN void sa_fiber_after_fork_child(void);
+/* ---- Layer 4: the default pool (thread arena) ---- */
 
-/* runtime_identity.c: the start-up check for a second runtime in the
- * process (see there). sa_identity_judge is the policy, apart for tests:
- * `live` says this object's calls reach this copy, `global` which object
+/* runtime_identity.c: the check for a second runtime in the process (see
+ * there), run by thread_arena.c when it is loaded. `entry` is
+ * __scopealloc_mark as the caller's object is bound to it (a load through
+ * the GOT). sa_identity_judge is the policy, apart for tests: `live` says
+ * this object's calls reach this copy, `global` which object
  * dlsym(RTLD_DEFAULT) finds the runtime in. */
+SA_HIDDEN void sa_identity_check(const void *entry);
 typedef enum sa_identity_global {
   SA_GLOBAL_NONE,  /* no runtime in the global scope */
   SA_GLOBAL_OWN,   /* this copy */
@@ -244,25 +270,37 @@ SA_HIDDEN sa_identity_verdict sa_identity_judge(int shared_build,
                                                 int own_is_main, int live,
                                                 sa_identity_global global);
 
-/* loaded_pools.c, in the shared runtime only: the named pools of every
- * loaded object (a shared runtime has none of its own). */
-SA_HIDDEN int sa_loaded_pools(void (*fn)(const scopealloc_pool *pool,
-                                         void *ctx),
-                              void *ctx) __attribute__((weak));
+/* thread_arena.c: the default pool's process totals (registered with
+ * statistics; also read directly by white-box tests). */
+SA_HIDDEN void sa_process_totals_get(sa_process_totals *out);
 
-/* Referenced from every hosted object so that linking any part of the
- * runtime also links stats.c and its SCOPEALLOC_STATS constructor. */
-extern const char sa_stats_anchor SA_HIDDEN;
-/* Likewise runtime_identity.c, whose constructor reports a second copy of
- * the runtime in the process. */
-extern const char sa_identity_anchor SA_HIDDEN;
-#define SA_PULL_IN_STATS()                                                     \
-  __attribute__((used)) static const char *const sa_pull_stats =               \
-      &sa_stats_anchor;                                                        \
-  __attribute__((used)) static const char *const sa_pull_identity =            \
-      &sa_identity_anchor
-#else
-#define SA_PULL_IN_STATS() typedef int sa_no_stats_pull
+/* thread_arena.c: the reservation behind a default-pool arena (a thread's,
+ * or a fiber's). sa_arena_map reserves `cap` bytes (a whole number of pages;
+ * 0 means the per-thread cap: SCOPEALLOC_RESERVE or the default) of address space,
+ * commits the first step and fills pool->base, cur, high, limit and
+ * reserve_end (name, counters and lists are the caller's); tools are told.
+ * Returns 0, or -1 with errno set when the system refuses. sa_arena_unmap
+ * returns all of it; the pool's fields are left for the caller to clear. */
+SA_HIDDEN int sa_arena_map(scopealloc_pool *pool, size_t cap);
+SA_HIDDEN void sa_arena_unmap(scopealloc_pool *pool);
+
+/* thread_arena.c: the lock over the threads' list and the process totals,
+ * which fiber.c also holds while it switches a thread's arena. */
+SA_HIDDEN void sa_threads_lock(void);
+SA_HIDDEN void sa_threads_unlock(void);
+
+/* fiber.c, above thread_arena.c, registers these when it creates its first
+ * arena (before that no thread can have one switched in): called at thread
+ * exit before the thread's own arena goes (switches a fiber arena out); in
+ * sa_process_totals_get under the lock (adds the fiber arenas and parked
+ * thread arenas); first thing in the fork child handler (parks the arenas
+ * of threads that did not survive, giving them back their own). */
+typedef struct sa_fiber_hooks {
+  void (*thread_exit)(void);
+  void (*totals_add)(scopealloc_stats *s);
+  void (*after_fork_child)(void);
+} sa_fiber_hooks;
+SA_HIDDEN void sa_thread_arena_set_fiber_hooks(const sa_fiber_hooks *hooks);
 #endif
 
 #endif /* SCOPEALLOC_INTERNAL_H */

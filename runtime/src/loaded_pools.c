@@ -18,8 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-SA_PULL_IN_STATS();
-
 #define SA_POOLS_SECTION "scopealloc_pools"
 
 static int sa_read_at(int fd, void *buf, size_t size, off_t at) {

@@ -7,11 +7,14 @@
  * a private copy, and a longjmp or throw out of its demoted frames restores
  * only the other copy's arena, so its own grows by a frame per jump.
  *
- * At start-up (or dlopen) each copy asks, in a constructor:
+ * At start-up (or dlopen) each copy's thread arena (thread_arena.c, from its
+ * constructor) asks:
  *  - own:    which object holds this copy (dladdr of a local function);
  *  - live:   whether this object's references to __scopealloc_mark reach
  *            this copy (they do unless the dynamic linker interposed an
- *            earlier copy; an interposed copy is dormant and harmless);
+ *            earlier copy; an interposed copy is dormant and harmless); the
+ *            caller passes that reference, so that this file references no
+ *            higher layer;
  *  - global: which object dlsym(RTLD_DEFAULT, "__scopealloc_mark") finds.
  * A live copy that is not the global one while a global one exists means
  * two runtimes; a live copy of the static archive in a shared object that
@@ -32,10 +35,6 @@
 #if !SCOPEALLOC_HOSTED
 #error "runtime_identity.c is hosted-only"
 #endif
-
-SA_PULL_IN_STATS();
-
-const char sa_identity_anchor = 0;
 
 #pragma weak dladdr1
 #pragma weak dlsym
@@ -102,19 +101,16 @@ static void sa_identity_report(sa_identity_verdict verdict,
 /* Our own function: dladdr names the object this copy lives in. */
 static void sa_identity_here(void) {}
 
-__attribute__((constructor)) static void sa_identity_check(void) {
+void sa_identity_check(const void *entry) {
   if (!dladdr1 || !dlsym)
     return;
   const char *allow = getenv("SCOPEALLOC_ALLOW_PRIVATE_RUNTIME");
   if (allow && *allow && strcmp(allow, "0") != 0)
     return;
   struct link_map *own = sa_object_of((const void *)&sa_identity_here);
-  /* In a shared object this load goes through the GOT: it is the copy the
-   * dynamic linker bound this object's calls to. */
-  void *(*volatile seen_fn)(void) = &__scopealloc_mark;
-  struct link_map *seen = sa_object_of((const void *)seen_fn);
+  struct link_map *seen = sa_object_of(entry);
   struct link_map *global =
-      sa_object_of(dlsym(RTLD_DEFAULT, "__scopealloc_mark"));
+      sa_object_of(dlsym(RTLD_DEFAULT, SCOPEALLOC_SYM_MARK));
   if (!own)
     return;
   sa_identity_global where = !global         ? SA_GLOBAL_NONE

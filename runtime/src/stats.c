@@ -1,5 +1,8 @@
-/* Statistics: per-pool getters (freestanding-capable), the table printer and
- * SCOPEALLOC_STATS=1 at exit (hosted). */
+/* Statistics: per-pool getters and the list of named pools
+ * (freestanding-capable); hosted, the default pool's process totals as its
+ * layer registers them, the table printer and SCOPEALLOC_STATS=1 at exit.
+ * Every layer that serves requests references this file, so the table is
+ * printed at exit whichever of them a static program links. */
 #include "internal.h"
 #include "msan_hooks.h"
 
@@ -8,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #endif
-
-const char sa_stats_anchor = 0;
 
 /* Bounds of the linker section holding a pointer to every named pool of this
  * link unit; weak, so a program without named pools links too. */
@@ -49,9 +50,26 @@ int scopealloc_for_each_pool(void (*fn)(const scopealloc_pool *pool, void *ctx),
 }
 
 #if SCOPEALLOC_HOSTED
+static sa_totals_fn sa_default_pool_totals;
+
+void sa_stats_set_default_pool(sa_totals_fn totals) {
+  SA_STORE(&sa_default_pool_totals, totals);
+}
+
+/* The default pool's totals; zero while no default pool has served. */
+static void sa_totals(sa_process_totals *out) {
+  sa_totals_fn totals = SA_LOAD(&sa_default_pool_totals);
+  if (totals) {
+    totals(out);
+    return;
+  }
+  memset(out, 0, sizeof *out);
+  out->stats.name = "workspace";
+}
+
 void scopealloc_process_stats(scopealloc_stats *out) {
   sa_process_totals t;
-  sa_process_totals_get(&t);
+  sa_totals(&t);
   *out = t.stats;
   sa_msan_written(out, sizeof *out);
 }
@@ -77,7 +95,7 @@ static void sa_print_pool(const scopealloc_pool *pool, void *ctx) {
 
 void scopealloc_print_stats(void) {
   sa_process_totals t;
-  sa_process_totals_get(&t);
+  sa_totals(&t);
   int width = 9; /* "workspace" */
   scopealloc_for_each_pool(sa_name_width, &width);
   fprintf(stderr, "scopealloc statistics (bytes):\n");

@@ -19,8 +19,6 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-SA_PULL_IN_STATS();
-
 __thread scopealloc_pool __scopealloc_tls_pool;
 
 #define SA_POOL_NAME "workspace"
@@ -55,6 +53,12 @@ static uint64_t sa_exited_allocs, sa_exited_failures;
 static size_t sa_exited_peak, sa_capacity;
 /* Arenas mapped now (threads', fibers', zombies'); atomic, no lock needed. */
 static uint64_t sa_reservations;
+/* fiber.c's part in thread exit, totals and fork, once it has an arena. */
+static const sa_fiber_hooks *sa_fiber;
+
+void sa_thread_arena_set_fiber_hooks(const sa_fiber_hooks *hooks) {
+  SA_STORE(&sa_fiber, hooks);
+}
 
 static size_t sa_round_up(size_t n, size_t to) {
   return n + (to - 1 - (n - 1) % to); /* n > 0; may wrap to 0: caller checks */
@@ -130,7 +134,9 @@ static sa_zombie *sa_zombie_new(scopealloc_pool *pool) {
 /* Thread exit: fold the statistics into the process totals, then unmap. */
 static void sa_thread_arena_destroy(void *arg) {
   scopealloc_pool *pool = (scopealloc_pool *)arg;
-  sa_fiber_thread_exit(); /* a fiber arena switched in is not ours to unmap */
+  const sa_fiber_hooks *fiber = SA_LOAD(&sa_fiber);
+  if (fiber) /* a fiber arena switched in is not ours to unmap */
+    fiber->thread_exit();
   sa_zombie *z = sa_my_zombie;
   sa_tsd_done = 1;
   pthread_mutex_lock(&sa_lock);
@@ -176,7 +182,9 @@ static void sa_atfork_parent(void) { pthread_mutex_unlock(&sa_lock); }
 static void sa_atfork_child(void) {
   scopealloc_pool *self = &__scopealloc_tls_pool;
   scopealloc_pool *next;
-  sa_fiber_after_fork_child(); /* dead threads' TLS pools hold their own */
+  const sa_fiber_hooks *fiber = SA_LOAD(&sa_fiber);
+  if (fiber) /* dead threads' TLS pools hold their own */
+    fiber->after_fork_child();
   for (scopealloc_pool *p = sa_live; p; p = next) {
     next = p->next_thread_pool;
     if (p == self)
@@ -211,7 +219,6 @@ static void sa_atfork_child(void) {
   sa_live = sa_listed ? self : NULL;
   self->next_thread_pool = NULL;
   sa_live_threads = sa_live ? 1 : 0;
-  sa_pools_after_fork_child();
   pthread_mutex_unlock(&sa_lock);
 }
 
@@ -223,8 +230,14 @@ static void sa_atfork_child(void) {
 static void sa_register_atfork(void) {
   pthread_atfork(sa_atfork_prepare, sa_atfork_parent, sa_atfork_child);
 }
+/* Also the time to look for a second runtime in the process, whose threads
+ * would each get a second arena. The pointer is loaded through the GOT in a
+ * shared object (the runtime is built with -fPIC and without
+ * -fno-semantic-interposition): it is the copy this object's calls reach. */
 __attribute__((constructor)) static void sa_thread_arena_load(void) {
   pthread_once(&sa_atfork_once, sa_register_atfork);
+  void *(*volatile entry)(void) = &__scopealloc_mark;
+  sa_identity_check((const void *)entry);
 }
 
 static void sa_init_once(void) {
@@ -308,6 +321,8 @@ static int sa_reserve_size(size_t *out) {
 int sa_arena_map(scopealloc_pool *pool, size_t cap) {
   pthread_once(&sa_once, sa_init_once);
   sa_hooks_ensure();
+  /* Statistics reads the default pool's totals from here on. */
+  sa_stats_set_default_pool(sa_process_totals_get);
   if (cap == 0)
     sa_reserve_size(&cap);
   size_t span = cap + 2 * sa_guard;
@@ -484,20 +499,12 @@ __scopealloc_frame_slow(size_t size, size_t align) {
   return f;
 }
 
-static SA_COLD void sa_thread_release_slow(void *mark, const void *caller) {
-  scopealloc_pool *pool = &__scopealloc_tls_pool;
-  if (!mark) /* the "empty" mark */
-    mark = pool->base;
-  if (!sa_release(pool, mark))
-    sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_BAD_RELEASE, 0, 0, mark,
-            caller);
-}
-
 /* Hot path: a single store of cur (plus the unsigned range check). */
 void __scopealloc_release(void *mark) {
   if (SA_LIKELY(sa_release(sa_tls_pool(), mark)))
     return;
-  sa_thread_release_slow(mark, __builtin_return_address(0));
+  sa_release_or_fail(sa_tls_pool(), SA_POOL_NAME, mark,
+                     __builtin_return_address(0));
 }
 
 void scopealloc_thread_stats(scopealloc_stats *out) {
@@ -534,7 +541,9 @@ void sa_process_totals_get(sa_process_totals *out) {
     s->allocs += SA_COUNT_LOAD(&p->allocs);
     s->failures += SA_COUNT_LOAD(&p->failures);
   }
-  sa_fiber_totals_add(s);
+  const sa_fiber_hooks *fiber = SA_LOAD(&sa_fiber);
+  if (fiber)
+    fiber->totals_add(s);
   out->threads = sa_threads;
   out->live_threads = sa_live_threads;
   out->reservations = __atomic_load_n(&sa_reservations, __ATOMIC_RELAXED);

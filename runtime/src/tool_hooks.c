@@ -23,8 +23,6 @@
 #error "tool_hooks.c is hosted-only; freestanding builds inline the ASan hooks"
 #endif
 
-SA_PULL_IN_STATS();
-
 #if defined(SCOPEALLOC_HAVE_VALGRIND) && SCOPEALLOC_HAVE_VALGRIND
 #include <valgrind/memcheck.h>
 #define SA_VALGRIND 1

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # ScopeAlloc on bare metal (thumbv7em-none-eabi, Cortex-M4), no libc, no
-# cross CMake toolchain: clang-19, llvm-ar and ld.lld called directly.
+# cross CMake toolchain: the installed scopealloc-clang compiles and links.
 #
-#  1. builds the freestanding runtime for the target and checks that it
-#     needs nothing from a libc (only the application's `workspace` pool);
-#  2. compiles examples/bare-metal/ through the plugin, links it with ld.lld
-#     against cortex-m4.ld, and checks the result: the 4 KiB buffer became
-#     __scopealloc_* calls and left the stack, the pools sit in their memory;
+#  1. checks that the installed freestanding runtime for the target (the one
+#     the wrapper links: lib/baremetal/thumbv7em-none-eabi) needs nothing
+#     from a libc (only the application's `workspace` pool);
+#  2. compiles examples/bare-metal/ through the plugin, links it through the
+#     wrapper (ld.lld, cortex-m4.ld, the runtime added by the wrapper), and
+#     checks the result: the 4 KiB buffer became __scopealloc_* calls and
+#     left the stack, the pools sit in their memory;
 #  3. builds the same program with plain clang for comparison;
 #  4. runs both on QEMU's netduinoplus2 (STM32F405) with semihosting and
 #     compares results, pool statistics and the measured stack high-water;
@@ -48,38 +50,37 @@ qemu=(qemu-system-arm -M netduinoplus2 -display none -serial null -monitor none
       -semihosting-config enable=on,target=native)
 mkdir -p "$out/rt"
 cd "$out"
+cc=$prefix/bin/scopealloc-clang
+# Links through the wrapper: no libc, no start files, the board's map.
+ldflags=("${target[@]}" -nostdlib -T "$src/cortex-m4.ld" -Wl,--gc-sections)
 
 fail() { echo "bare-metal-demo: FAIL: $*" >&2; exit 1; }
 step() { echo; echo "== $*"; }
 
 step "Runtime for thumbv7em-none-eabi (freestanding, no libc)"
-rt_sources=(arena exhaustion stats fixed_default_pool)
-rt_objects=()
-for f in "${rt_sources[@]}"; do
-  "$llvm/clang" "${cflags[@]}" -I"$root/runtime/include" \
-    -c "$root/runtime/src/$f.c" -o "rt/$f.o"
-  rt_objects+=("rt/$f.o")
-done
-rm -f libscopealloc_rt_thumbv7em.a
-"$llvm/llvm-ar" rcs libscopealloc_rt_thumbv7em.a "${rt_objects[@]}"
-"$llvm/llvm-ar" t libscopealloc_rt_thumbv7em.a | sed 's/^/  /'
+rt=$("$cc" "${target[@]}" --scopealloc-print-runtime)
+[ "$rt" = "$prefix/lib/baremetal/thumbv7em-none-eabi/libscopealloc_rt.a" ] ||
+  fail "scopealloc-clang ${target[*]} links '$rt', not lib/baremetal/thumbv7em-none-eabi/libscopealloc_rt.a"
+echo "  ${rt#"$prefix"/}"
+"$llvm/llvm-ar" t "$rt" | sed 's/^/  /'
 # Everything the runtime still needs once its objects are linked together:
 # weak references (ASan hooks, pool list bounds) resolve to 0 on bare metal;
 # the only strong one must be the application's default pool.
-"$llvm/ld.lld" -r --whole-archive libscopealloc_rt_thumbv7em.a -o rt/all.o
+"$llvm/ld.lld" -r --whole-archive "$rt" -o rt/all.o
 "$llvm/llvm-nm" -u rt/all.o | sed 's/^ */  /'
 unexpected=$("$llvm/llvm-nm" -u rt/all.o | grep -v ' w ' |
              grep -vx ' *U __scopealloc_pool_workspace' || true)
 [ -z "$unexpected" ] || fail "the runtime needs symbols a bare-metal program does not have: $unexpected"
-"$llvm/llvm-size" libscopealloc_rt_thumbv7em.a | sed 's/^/  /'
+"$llvm/llvm-size" "$rt" | sed 's/ (ex .*//; s/^/  /'
 
 step "Demo through the plugin (scopealloc-clang ${target[*]} -O2 ${policy[*]})"
-"$prefix/bin/scopealloc-clang" "${cflags[@]}" "${policy[@]}" -Rpass=scope-alloc \
+"$cc" "${cflags[@]}" "${policy[@]}" -Rpass=scope-alloc \
   -fno-diagnostics-show-option -c "$src/demo.c" -o demo.o 2>remarks.txt
 grep 'remark:' remarks.txt | sed -E 's/^.*demo\.c:/  demo.c:/'
 "$llvm/clang" "${cflags[@]}" -c "$src/startup.c" -o startup.o
-"$llvm/ld.lld" -T "$src/cortex-m4.ld" --gc-sections -Map demo.map \
-  startup.o demo.o libscopealloc_rt_thumbv7em.a -o demo.elf
+"$cc" "${ldflags[@]}" -Wl,-Map=demo.map startup.o demo.o -o demo.elf
+grep -qF "$rt(fixed_default_pool.c.o)" demo.map ||
+  fail "demo.elf does not link the default pool from $rt"
 "$llvm/llvm-size" -A -x demo.elf | grep -E '^(section|\.isr|\.text|\.rodata|scopealloc|\.data|\.bss|\.stack |\.sram2)' | sed 's/^/  /'
 
 # The image must not need anything (weak references resolve to 0).
@@ -118,8 +119,7 @@ echo "  pool dma buffer:       0x$dma_addr in $dma_section, $((16#$dma_size)) by
 
 step "Same program with plain clang (no ScopeAlloc pass)"
 "$llvm/clang" "${cflags[@]}" -I"$prefix/include" -c "$src/demo.c" -o plain.o
-"$llvm/ld.lld" -T "$src/cortex-m4.ld" --gc-sections startup.o plain.o \
-  libscopealloc_rt_thumbv7em.a -o plain.elf
+"$llvm/ld.lld" -T "$src/cortex-m4.ld" --gc-sections startup.o plain.o "$rt" -o plain.elf
 
 sa_frame=$(stack_size demo.elf histogram_checksum)
 plain_frame=$(stack_size plain.elf histogram_checksum)
@@ -129,15 +129,13 @@ echo "  stack frame of histogram_checksum (.stack_sizes): $sa_frame bytes with S
 
 step "Failure modes"
 # A default pool smaller than the 4 KiB frame: the default handler traps.
-"$prefix/bin/scopealloc-clang" "${cflags[@]}" "${policy[@]}" -DDEMO_WORKSPACE_SIZE=1024 \
+"$cc" "${cflags[@]}" "${policy[@]}" -DDEMO_WORKSPACE_SIZE=1024 \
   -c "$src/demo.c" -o small.o
-"$llvm/ld.lld" -T "$src/cortex-m4.ld" --gc-sections startup.o small.o \
-  libscopealloc_rt_thumbv7em.a -o small.elf
+"$cc" "${ldflags[@]}" startup.o small.o -o small.elf
 # No default pool at all: the link names the missing pool.
-"$prefix/bin/scopealloc-clang" "${cflags[@]}" "${policy[@]}" -DDEMO_NO_WORKSPACE_POOL \
+"$cc" "${cflags[@]}" "${policy[@]}" -DDEMO_NO_WORKSPACE_POOL \
   -c "$src/demo.c" -o nopool.o
-if "$llvm/ld.lld" -T "$src/cortex-m4.ld" --gc-sections startup.o nopool.o \
-     libscopealloc_rt_thumbv7em.a -o nopool.elf 2>nopool.err; then
+if "$cc" "${ldflags[@]}" startup.o nopool.o -o nopool.elf 2>nopool.err; then
   fail "a program without a default pool linked"
 fi
 grep -q 'undefined symbol: __scopealloc_pool_workspace' nopool.err ||

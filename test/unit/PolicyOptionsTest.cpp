@@ -17,6 +17,22 @@ template <typename T> std::string message(Expected<T> E) {
   return E ? std::string() : toString(E.takeError());
 }
 
+TEST(SettingValues, ByteCountIsReadOnceForEveryLayer) {
+  uint64_t V = 7;
+  EXPECT_EQ(readByteCount("0", V), ByteCountRead::OK);
+  EXPECT_EQ(V, 0u);
+  EXPECT_EQ(readByteCount("18446744073709551615", V), ByteCountRead::OK);
+  EXPECT_EQ(V, UINT64_MAX);
+  EXPECT_EQ(readByteCount("18446744073709551616", V), ByteCountRead::TooLarge);
+  EXPECT_EQ(readByteCount("-5", V), ByteCountRead::Negative);
+  EXPECT_EQ(readByteCount("-", V), ByteCountRead::NotANumber);
+  EXPECT_EQ(readByteCount("-abc", V), ByteCountRead::NotANumber);
+  EXPECT_EQ(readByteCount("", V), ByteCountRead::NotANumber);
+  EXPECT_EQ(readByteCount("+5", V), ByteCountRead::NotANumber);
+  EXPECT_EQ(readByteCount("0x10", V), ByteCountRead::NotANumber);
+  EXPECT_EQ(readByteCount("1k", V), ByteCountRead::NotANumber);
+}
+
 TEST(SettingValues, DynamicRule) {
   EXPECT_EQ(*parseDynamicRule("keep"), DynamicRule::Keep);
   EXPECT_EQ(*parseDynamicRule("demote"), DynamicRule::Demote);

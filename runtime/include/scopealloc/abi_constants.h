@@ -1,7 +1,7 @@
 /* The runtime ABI in one place: the constants that the C runtime
- * (<scopealloc/scopealloc.h>) and the compiler plugin (plugin/RuntimeABI.cpp,
+ * (<scopealloc/abi.h>) and the compiler plugin (plugin/RuntimeABI.cpp,
  * WorkspacePromotion.cpp) must agree on. Plain #defines, so that C and C++
- * include it alike; scopealloc.h ties the field indices to the struct with
+ * include it alike; abi.h ties the field indices to the struct with
  * static assertions. */
 #ifndef SCOPEALLOC_ABI_CONSTANTS_H
 #define SCOPEALLOC_ABI_CONSTANTS_H
@@ -43,7 +43,7 @@
 
 /* struct scopealloc_pool: its field count and the indices of the fields the
  * inline fast path touches. Fields 0-5 are pointers, 6-7 uint64_t, 8-9
- * pointers (scopealloc.h checks the offsets). */
+ * pointers (abi.h checks the offsets). */
 #define SCOPEALLOC_POOL_FIELD_COUNT 10
 #define SCOPEALLOC_POOL_FIELD_CUR 0
 #define SCOPEALLOC_POOL_FIELD_HIGH 2

@@ -1,26 +1,14 @@
-/* ScopeAlloc runtime: the workspace memory that demoted stack buffers use.
+/* ScopeAlloc runtime, the application API: named pools, the exhaustion
+ * handler, statistics and fiber arenas. The compiler ABI it sits on (the
+ * pool struct, the __scopealloc_* entry points the pass calls, the memory
+ * model) is <scopealloc/abi.h>, included here.
  *
- * Two audiences:
- *  - the ScopeAlloc pass emits calls to the __scopealloc_* ABI below;
- *  - applications define named pools, read statistics and replace the
- *    exhaustion handler with the scopealloc_* functions.
- *
- * Memory model: every pool is a LIFO bump arena. A frame takes a *mark*
- * (the current top), allocates, and on every way out releases back to its
- * mark. Releasing to an older mark also frees everything allocated after it,
- * which is what makes exceptions and longjmp recoverable: the frame that
- * resumes only has to restore its own mark.
- *
- * Allocation: `align` is a power of two (0 means 1); every allocation starts
- * at least 8-aligned (the ASan shadow granule); size 0 yields the aligned top.
- * A request that does not fit, even one whose size would wrap the address
- * space, goes to the exhaustion handler. Under AddressSanitizer, released
- * memory and alignment padding are poisoned, allocations unpoisoned. Under
- * Valgrind memcheck (runtime built where <valgrind/memcheck.h> exists) every
- * pool is a memcheck mempool: an allocation is undefined memory, a release
- * frees the blocks above the mark, and memory no allocation covers is
- * inaccessible. Under ThreadSanitizer, a named pool passing from one thread
- * to the next is a release/acquire pair.
+ * Under AddressSanitizer, released memory and alignment padding are
+ * poisoned, allocations unpoisoned. Under Valgrind memcheck (runtime built
+ * where <valgrind/memcheck.h> exists) every pool is a memcheck mempool: an
+ * allocation is undefined memory, a release frees the blocks above the mark,
+ * and memory no allocation covers is inaccessible. Under ThreadSanitizer, a
+ * named pool passing from one thread to the next is a release/acquire pair.
  *
  * Threads and processes: a thread's default pool is unmapped when the thread
  * exits; in the child of fork the forking thread keeps its pool, new threads
@@ -30,149 +18,10 @@
 #ifndef SCOPEALLOC_SCOPEALLOC_H
 #define SCOPEALLOC_SCOPEALLOC_H
 
-#include <stddef.h>
-#include <stdint.h>
-
-#include "abi_constants.h"
+#include "abi.h"
 
 #ifdef __cplusplus
-#define SCOPEALLOC_EXTERN_C extern "C"
 extern "C" {
-#else
-#define SCOPEALLOC_EXTERN_C
-#endif
-
-/* SCOPEALLOC_ABI_VERSION: see abi_constants.h. */
-
-/* One LIFO arena. `cur`, `high` and `allocs` are ABI: the compiler's
- * inline fast path bumps `cur` while it stays under `high` and counts the
- * allocation itself, so statistics stay exact without a call. */
-typedef struct scopealloc_pool {
-  char *cur;         /* next free byte (NULL: the thread has no arena yet) */
-  char *limit;       /* end of usable memory; the slow path may raise it */
-  char *high;        /* highest `cur` seen: peak use is high - base */
-  char *base;        /* first byte of the arena */
-  char *reserve_end; /* how far `limit` may grow (== limit for fixed pools) */
-  const char *name;
-  uint64_t allocs;   /* successful allocations (a fast-path frame is one) */
-  uint64_t failures; /* requests that could not be served */
-  const void *owner; /* thread using a non-empty named pool (0 = none) */
-  struct scopealloc_pool *next_thread_pool; /* runtime-private list */
-} scopealloc_pool;
-
-/* The compiler addresses the pool by the field indices of abi_constants.h,
- * over an LLVM struct of 6 pointers, 2 x i64 and 2 pointers: the same
- * offsets on LP64 and ILP32. */
-#ifdef __cplusplus
-#define SCOPEALLOC_STATIC_ASSERT(C, M) static_assert(C, M)
-#else
-#define SCOPEALLOC_STATIC_ASSERT(C, M) _Static_assert(C, M)
-#endif
-SCOPEALLOC_STATIC_ASSERT(offsetof(scopealloc_pool, cur) ==
-                             SCOPEALLOC_POOL_FIELD_CUR * sizeof(void *),
-                         "scopealloc_pool.cur");
-SCOPEALLOC_STATIC_ASSERT(offsetof(scopealloc_pool, high) ==
-                             SCOPEALLOC_POOL_FIELD_HIGH * sizeof(void *),
-                         "scopealloc_pool.high");
-SCOPEALLOC_STATIC_ASSERT(offsetof(scopealloc_pool, allocs) ==
-                             SCOPEALLOC_POOL_FIELD_ALLOCS * sizeof(void *),
-                         "scopealloc_pool.allocs");
-SCOPEALLOC_STATIC_ASSERT(offsetof(scopealloc_pool, owner) ==
-                             6 * sizeof(void *) + 2 * sizeof(uint64_t),
-                         "scopealloc_pool.owner");
-SCOPEALLOC_STATIC_ASSERT(sizeof(scopealloc_pool) ==
-                             (SCOPEALLOC_POOL_FIELD_COUNT - 2) *
-                                     sizeof(void *) +
-                                 2 * sizeof(uint64_t),
-                         "scopealloc_pool size");
-
-/* Defined by the runtime; referenced by every module the pass rewrites. */
-extern const char SCOPEALLOC_ABI_VERSION_SYMBOL;
-
-/* ---- ABI emitted by the pass (do not call by hand unless you mean it) ---- */
-
-/* Default workspace pool of the calling thread: one contiguous virtual
- * reservation per thread, which is also its cap (8 x the soft RLIMIT_STACK,
- * at least 64 MiB, at most 1 GiB; 16 to 256 MiB on 32-bit; env
- * SCOPEALLOC_RESERVE=<bytes>[K|M|G] sets it), between PROT_NONE guards,
- * committed on demand, unmapped when the thread exits.
- *
- * Freestanding (bare-metal) builds have no threads and no mmap: there the
- * default pool is the named pool `workspace`, a fixed buffer the application
- * places like any other pool, e.g.
- *   SCOPEALLOC_DEFINE_POOL(workspace, 16384);
- *   SCOPEALLOC_DEFINE_POOL_IN_SECTION(workspace, 16384, ".sram2");
- * A program that uses the default pool without defining it fails to link
- * with `undefined symbol: __scopealloc_pool_workspace`. It never grows; one
- * thread of execution (interrupt handlers nest, so they may use it too).
- *
- * __scopealloc_mark creates the thread's arena if needed, so a mark is always
- * a real position inside it and releasing is a single store of `cur` (the
- * inline fast path does exactly that, bypassing ASan poisoning and Valgrind
- * client requests, which is why the pass keeps the calls in functions built
- * with a sanitizer). Release also accepts NULL as "empty". */
-void *__scopealloc_mark(void);
-void *__scopealloc_alloc(size_t size, size_t align);
-void __scopealloc_release(void *mark);
-
-/* The calling thread's default pool, for the inline fast path: `cur` and
- * `limit` are NULL until __scopealloc_mark or __scopealloc_alloc has created
- * the arena (and again after the thread's arena was returned at its exit), so
- * the fast path's single check also sends a thread's first frame to the
- * slow path. That check is align_up(cur) + size <= high, against the
- * high-water mark rather than `limit` (high <= limit): a frame that would
- * set a new peak goes through the runtime, which records it, so the fast
- * path keeps the peak exact without updating it. */
-#if !defined(__STDC_HOSTED__) || __STDC_HOSTED__
-extern __thread scopealloc_pool __scopealloc_tls_pool;
-#endif
-
-/* The fast path's slow path: a thread's first frame, growth, exhaustion.
- * Returns the mark before the frame and the frame, like __scopealloc_mark
- * then __scopealloc_alloc. On x86-64 and AArch64 it preserves almost every
- * register (preserve_most), so the inline bump needs no register spills to
- * make room for a call it almost never takes; elsewhere the pass calls
- * __scopealloc_mark and __scopealloc_alloc instead. */
-typedef struct scopealloc_frame {
-  void *mark;
-  void *frame;
-} scopealloc_frame;
-#if defined(__clang__) && (defined(__x86_64__) || defined(__aarch64__))
-#define SCOPEALLOC_SLOW_PATH_CC __attribute__((preserve_most))
-#else
-#define SCOPEALLOC_SLOW_PATH_CC
-#endif
-#if !defined(__STDC_HOSTED__) || __STDC_HOSTED__
-SCOPEALLOC_SLOW_PATH_CC scopealloc_frame __scopealloc_frame_slow(size_t size,
-                                                                size_t align);
-#endif
-
-/* A named pool `global.<name>`: the pass references
- * `__scopealloc_pool_<name>`, defined by SCOPEALLOC_DEFINE_POOL below, so a
- * program that forgets to define a pool fails to link with the pool's name
- * in the undefined symbol. */
-void *__scopealloc_pool_mark(scopealloc_pool *pool);
-void *__scopealloc_pool_alloc(scopealloc_pool *pool, size_t size, size_t align);
-void __scopealloc_pool_release(scopealloc_pool *pool, void *mark);
-
-/* AddressSanitizer builds: after allocating a frame in an instrumented
- * function, the pass notes it with a constant descriptor, so that an ASan
- * report on its memory (e.g. use-after-poison: a released buffer) also
- * names the variable, its function and whether the frame was released. */
-typedef struct scopealloc_var_desc {
-  const char *name;
-  size_t offset; /* from the frame's first byte */
-  size_t size;
-} scopealloc_var_desc;
-typedef struct scopealloc_frame_desc {
-  const char *function;
-  size_t size; /* the whole frame */
-  size_t nvars;
-  const scopealloc_var_desc *vars;
-} scopealloc_frame_desc;
-#if !defined(__STDC_HOSTED__) || __STDC_HOSTED__
-void __scopealloc_note_frame(const void *frame,
-                             const scopealloc_frame_desc *desc);
 #endif
 
 /* ---- Named pools, placed by the application ---- */
@@ -188,7 +37,8 @@ void __scopealloc_note_frame(const void *frame,
 #define SCOPEALLOC_POOL_ALIGN 64
 
 /* A pool over a buffer the application already has (any section, any
- * address), e.g. SCOPEALLOC_DEFINE_POOL_OVER(npu_sram, (char *)0x20000000, 65536).
+ * address but 0: allocations are never NULL), e.g.
+ * SCOPEALLOC_DEFINE_POOL_OVER(npu_sram, (char *)0x20000000, 65536).
  * `used`: under LTO the pass references the pool only at the link, after
  * ThinLTO would have internalised a pool nothing referenced yet. */
 #define SCOPEALLOC_DEFINE_POOL_OVER(NAME, BUFFER, SIZE)                        \
@@ -252,11 +102,13 @@ typedef void (*scopealloc_exhaustion_handler)(const scopealloc_failure *failure)
 /* Installs `handler` (NULL restores the default); returns the previous one
  * (scopealloc_default_exhaustion_handler when none was installed). */
 scopealloc_exhaustion_handler
-scopealloc_set_exhaustion_handler(scopealloc_exhaustion_handler handler);
+scopealloc_set_exhaustion_handler(scopealloc_exhaustion_handler handler)
+    SCOPEALLOC_NOTHROW SCOPEALLOC_RETURNS_NONNULL;
 
 /* Prints the failure to stderr and aborts (freestanding builds: traps).
  * Custom handlers may log and then delegate to it. */
-void scopealloc_default_exhaustion_handler(const scopealloc_failure *failure);
+void scopealloc_default_exhaustion_handler(const scopealloc_failure *failure)
+    SCOPEALLOC_NOTHROW SCOPEALLOC_NORETURN;
 
 /* ---- Statistics ---- */
 
@@ -271,20 +123,22 @@ typedef struct scopealloc_stats {
 
 /* The calling thread's default pool: the arena it allocates from now (its
  * own, or the fiber arena switched in, below). */
-void scopealloc_thread_stats(scopealloc_stats *out);
+void scopealloc_thread_stats(scopealloc_stats *out) SCOPEALLOC_NOTHROW;
 /* The default pool over the whole process: current and allocation counts
  * summed over live and exited threads and over fiber arenas (live and
  * destroyed), peak = the largest peak of any of these arenas, capacity =
  * a thread's. */
-void scopealloc_process_stats(scopealloc_stats *out);
+void scopealloc_process_stats(scopealloc_stats *out) SCOPEALLOC_NOTHROW;
 /* A named pool. */
-void scopealloc_pool_stats(const scopealloc_pool *pool, scopealloc_stats *out);
-/* Calls `fn` for every named pool linked into the program; returns the count. */
+void scopealloc_pool_stats(const scopealloc_pool *pool,
+                           scopealloc_stats *out) SCOPEALLOC_NOTHROW;
+/* Calls `fn` for every named pool linked into the program; returns the count.
+ * Not nothrow: an exception thrown by `fn` passes through. */
 int scopealloc_for_each_pool(void (*fn)(const scopealloc_pool *pool, void *ctx),
                              void *ctx);
 /* Prints every pool's statistics to stderr. SCOPEALLOC_STATS=1 in the
  * environment does this at exit. */
-void scopealloc_print_stats(void);
+void scopealloc_print_stats(void) SCOPEALLOC_NOTHROW;
 
 /* ---- Fibers and coroutines (hosted only) ---- */
 
@@ -321,22 +175,23 @@ typedef struct scopealloc_arena scopealloc_arena;
  * pages; 0: a thread's cap, see the default pool above), between guard
  * pages, committed on demand. Returns NULL with errno set if the system
  * refuses the reservation. */
-scopealloc_arena *scopealloc_arena_create(size_t cap);
+scopealloc_arena *scopealloc_arena_create(size_t cap) SCOPEALLOC_NOTHROW;
 /* Makes `to` the calling thread's default pool (NULL: the thread's own
  * arena) and returns the previous one (NULL: the thread's own). Switching
  * to an arena another thread has switched in is reported through the
  * exhaustion handler (SCOPEALLOC_REASON_IN_USE, naming the arena). */
-scopealloc_arena *scopealloc_arena_switch(scopealloc_arena *to);
+scopealloc_arena *
+scopealloc_arena_switch(scopealloc_arena *to) SCOPEALLOC_NOTHROW;
 /* The arena the calling thread has switched in (NULL: its own). */
-scopealloc_arena *scopealloc_arena_current(void);
+scopealloc_arena *scopealloc_arena_current(void) SCOPEALLOC_NOTHROW;
 /* Returns the arena's memory. It must be empty and switched in by no
  * thread: anything else is reported through the exhaustion handler
  * (SCOPEALLOC_REASON_ARENA_NOT_EMPTY, SCOPEALLOC_REASON_ARENA_CURRENT) and
  * the arena is left alone. NULL is ignored. */
-void scopealloc_arena_destroy(scopealloc_arena *arena);
+void scopealloc_arena_destroy(scopealloc_arena *arena) SCOPEALLOC_NOTHROW;
 /* The arena's statistics, wherever it is switched in. */
 void scopealloc_arena_stats(const scopealloc_arena *arena,
-                            scopealloc_stats *out);
+                            scopealloc_stats *out) SCOPEALLOC_NOTHROW;
 #endif
 
 #ifdef __cplusplus

@@ -174,7 +174,7 @@ rw_builds() {
     esac
     builds="$builds $build"
   done
-  echo $builds
+  echo "${builds# }"
 }
 
 # Environment in which to run a build's checks: statistics for the

@@ -8,9 +8,11 @@
 // post-link optimiser):
 //
 //   function attribute "scope-alloc-compile-options"="limit=0;policy=/p.yaml"
-//       the compile step's -scope-alloc-* policy options (lld cannot parse a
-//       plugin's -mllvm options), per function, so that full LTO's merged
-//       module keeps each file's policy; paths made absolute
+//       the compile step's -scope-alloc-* policy options (lld 19 parses
+//       -mllvm options before it loads plugins, so it cannot take them), per
+//       function, so that full LTO's merged module keeps each file's
+//       policy; paths made absolute. Other -scope-alloc-* options given to
+//       the compile step are lost, with a warning.
 //   !scope-alloc.report = !{!"/abs/reports/"}
 //       the compile step's -scope-alloc-report, written at the link
 //   !scope-alloc.name !{!"buf"} on each named alloca
@@ -25,7 +27,8 @@
 // A module whose allocas a sanitizer instruments before the link (ASan,
 // HWASan, MTE stack tagging, MSan) is decided at the compile step as
 // without LTO; its functions carry "scope-alloc-decided" so that the link
-// step leaves them alone.
+// step leaves them alone, as do the functions the link step decided (a
+// plugin loaded twice into lld decides once).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCOPEALLOC_LTODEFERRAL_H

@@ -35,6 +35,11 @@
 ; LINKED: define {{.*}}@frame(
 ; LINKED: @__scopealloc_frame_slow
 
+; The plugin loaded twice into the link decides once.
+; RUN: %opt %loadplugin %loadplugin -passes='thinlto<O2>' -pass-remarks=scope-alloc %t/thin.bc -disable-output 2>&1 | FileCheck %s --check-prefix=ONCE
+; ONCE-COUNT-1: '%flag'
+; ONCE-NOT: '%flag'
+
 ; Other -scope-alloc-* options cannot reach the link: the compile step says so.
 ; RUN: %opt %loadplugin -passes='thinlto-pre-link<O2>' -scope-alloc-inline-fast-path=false -scope-alloc-max-stack-alloca=0 %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=LOST
 ; LOST: warning: scope-alloc: -scope-alloc-inline-fast-path does not reach the LTO link, which decides where buffers live (lld cannot take the plugin's options): the link uses its default

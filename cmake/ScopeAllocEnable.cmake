@@ -90,6 +90,45 @@ function(_scopealloc_ccache_launcher target files report)
   endforeach()
 endfunction()
 
+# LTO (-flto, -flto=thin): the compile steps leave the pass's decisions to
+# the link, which must run it: lld with the plugin loaded. Added when the
+# target is compiled with LTO: its INTERPROCEDURAL_OPTIMIZATION(_<CONFIG>)
+# property, or -flto in CMAKE_<LANG>_FLAGS(_<CONFIG>) or the target's
+# compile options (those set before scopealloc_enable()). A static or object
+# library passes them on to the links that use it. (The scopealloc-clang
+# wrappers add them themselves when the link line has -flto.)
+function(_scopealloc_lto_link_options target type)
+  set(flagged 0)
+  set(lto_flag "(^|[ ;])-flto(=thin|=full|=auto|=jobserver)?($|[ ;])")
+  set(configs ${CMAKE_CONFIGURATION_TYPES} ${CMAKE_BUILD_TYPE} Debug Release
+              RelWithDebInfo MinSizeRel)
+  foreach(lang IN ITEMS C CXX)
+    foreach(config IN ITEMS "" ${configs})
+      if(config)
+        string(TOUPPER "_${config}" config)
+      endif()
+      if(CMAKE_${lang}_FLAGS${config} MATCHES "${lto_flag}")
+        set(flagged 1)
+      endif()
+    endforeach()
+  endforeach()
+  get_target_property(options ${target} COMPILE_OPTIONS)
+  if(options MATCHES "${lto_flag}")
+    set(flagged 1)
+  endif()
+  set(ipo "$<TARGET_PROPERTY:${target},INTERPROCEDURAL_OPTIMIZATION>")
+  set(ipo_config "$<TARGET_PROPERTY:${target},INTERPROCEDURAL_OPTIMIZATION_$<UPPER_CASE:$<CONFIG>>>")
+  set(lto "$<OR:${flagged},$<BOOL:${ipo}>,$<BOOL:${ipo_config}>>")
+  set(scopes PRIVATE)
+  if(type STREQUAL "STATIC_LIBRARY" OR type STREQUAL "OBJECT_LIBRARY")
+    set(scopes INTERFACE)
+  endif()
+  target_link_options(${target} ${scopes}
+    "$<${lto}:-fuse-ld=lld>" "$<${lto}:-Wl,--load-pass-plugin=${SCOPEALLOC_PLUGIN}>"
+    # The link's code generator writes the frame sizes scopealloc-bound reads.
+    "$<${lto}:-Wl,-mllvm,-stack-size-section>")
+endfunction()
+
 # Whether the project's toolchain builds for something else than the host
 # runtimes: a toolchain file, a compiler target, another pointer size, or a
 # target flag in the compile flags.
@@ -276,6 +315,7 @@ function(scopealloc_enable target)
     target_compile_options(${target} PRIVATE
       "$<$<COMPILE_LANGUAGE:C,CXX>:-fstack-size-section>"
       "$<$<COMPILE_LANGUAGE:C,CXX>:SHELL:-Xclang -mllvm -Xclang -scope-alloc-facts>")
+    _scopealloc_lto_link_options(${target} ${type})
   endif()
   if(DEFINED SA_POLICY)
     _scopealloc_add_mllvm(${target} "-scope-alloc-policy=${policy}")

@@ -1,5 +1,6 @@
 //===- Diagnostics.cpp - ScopeAlloc errors and warnings -------------------===//
 #include "Diagnostics.h"
+#include "LTODeferral.h"
 
 #include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/IR/DebugInfo.h"
@@ -109,8 +110,8 @@ std::string describeValue(const Value &V) {
   if (auto *AI = dyn_cast<AllocaInst>(&V))
     if (SourceVariable SV = findSourceVariable(*AI); SV.Var)
       return SV.Var->getName().str();
-  if (V.hasName())
-    return ("%" + V.getName()).str();
+  if (StringRef Name = irName(V); !Name.empty()) // also under LTO
+    return ("%" + Name).str();
   std::string S;
   raw_string_ostream OS(S);
   if (V.getType()->isVoidTy())

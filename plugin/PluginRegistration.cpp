@@ -22,6 +22,8 @@
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Support/WithColor.h"
 
+#include <memory>
+
 using namespace llvm;
 using namespace scopealloc;
 
@@ -81,14 +83,32 @@ static void registerScopeAlloc(PassBuilder &PB) {
         return true;
       });
 
+  // LLVM 19's extension points do not say which LTO phase a pipeline is
+  // for; which ones this PassBuilder invoked does. A compile step's
+  // pipeline (default, or LTO pre-link) starts at PipelineStart; the LTO
+  // backends' do not: ThinLTO's post-link optimiser ends at OptimizerLast,
+  // full LTO's at FullLinkTimeOptimizationLast. A second OptimizerLast
+  // after PipelineStart is -ffat-lto-objects' object code.
+  struct PipelineSeen {
+    bool Start = false;
+    unsigned OptimizerLast = 0;
+  };
+  auto Seen = std::make_shared<PipelineSeen>();
   PB.registerPipelineStartEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) {
+      [Seen](ModulePassManager &MPM, OptimizationLevel) {
+        Seen->Start = true;
         MPM.addPass(SourceScopesPass());
         MPM.addPass(createModuleToFunctionPassAdaptor(PromoteWorkspacePass()));
       });
   PB.registerOptimizerLastEPCallback(
+      [Seen](ModulePassManager &MPM, OptimizationLevel) {
+        bool CompileStep = Seen->Start && Seen->OptimizerLast++ == 0;
+        MPM.addPass(ScopeAllocPass(CompileStep ? ScopeAllocPass::CompileStep
+                                               : ScopeAllocPass::LinkStep));
+      });
+  PB.registerFullLinkTimeOptimizationLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(ScopeAllocPass());
+        MPM.addPass(ScopeAllocPass(ScopeAllocPass::LinkStep));
       });
 }
 

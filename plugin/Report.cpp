@@ -2,6 +2,7 @@
 #include "Report.h"
 #include "AllocaDemotion.h"
 #include "Diagnostics.h"
+#include "LTODeferral.h"
 #include "StackPolicy.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -29,6 +30,7 @@ static cl::opt<std::string> ReportPath(
 namespace scopealloc {
 
 bool reportRequested() { return !ReportPath.empty(); }
+StringRef reportPathOption() { return ReportPath; }
 
 static const char *const DecisionNames[] = {"keep", "demote", "pinned"};
 
@@ -85,8 +87,8 @@ static AllocationRecord recordAllocation(const AllocaDecision &D) {
     if (const DISubprogram *Home = SV.Var->getScope()->getSubprogram();
         Home && Home != AI.getFunction()->getSubprogram())
       R.InlinedFrom = Home->getName().str();
-  if (AI.hasName())
-    R.IRName = AI.getName().str();
+  if (StringRef Name = irName(AI); !Name.empty()) // also under LTO
+    R.IRName = Name.str();
   R.Name = SV.Var && !SV.Var->getName().empty()
                ? SV.Var->getName().str()
                : R.IRName.value_or("<unnamed>");
@@ -284,6 +286,8 @@ void ModuleReport::print(raw_ostream &OS) const {
       for (const FunctionRecord &F : Functions)
         printFunction(J, F);
     });
+    J.attribute("not_handled_reason", Unhandled ? json::Value(UnhandledReason)
+                                                : json::Value(nullptr));
   });
   OS << "\n";
 }
@@ -291,8 +295,7 @@ void ModuleReport::print(raw_ostream &OS) const {
 /// The file to write: -scope-alloc-report itself, or a new file in it when
 /// it names a directory (ends in a separator, or exists as one), so that one
 /// option serves every module of a build. Empty after a reported error.
-static std::string reportFile(const Module &M) {
-  StringRef Path = ReportPath;
+static std::string reportFile(const Module &M, StringRef Path) {
   bool IsDirectory =
       sys::path::is_separator(Path.back()) || sys::fs::is_directory(Path);
   if (!IsDirectory)
@@ -324,8 +327,8 @@ static std::string reportFile(const Module &M) {
   return Unique.str().str();
 }
 
-void ModuleReport::write() const {
-  std::string File = reportFile(M);
+void ModuleReport::write(StringRef Path) const {
+  std::string File = reportFile(M, Path.empty() ? StringRef(ReportPath) : Path);
   if (File.empty())
     return;
   auto Fail = [&](const Twine &Why) {

@@ -39,6 +39,8 @@ inline constexpr int64_t ReportSchemaVersion = 1;
 
 /// True when -scope-alloc-report was given.
 bool reportRequested();
+/// Its value ("" when not given).
+llvm::StringRef reportPathOption();
 
 /// Sums over allocations: static ones (entry block, constant size) count in
 /// bytes, the others (VLAs, alloca(n), allocas in loops) in "dynamic".
@@ -94,15 +96,17 @@ public:
   void addDemotion(const llvm::Function &F, const FunctionDemotion &Demotion);
   /// \p F reported an error; the compile fails, the report says which.
   void addFailedFunction(const llvm::Function &F);
-  /// The target's policy leaves a function alone (GPU targets).
-  void addUnhandledFunction() {
+  /// The target's policy \p Policy leaves a function alone (GPU targets);
+  /// its Source says why.
+  void addUnhandledFunction(const StackPolicy &Policy) {
     ++Seen;
     ++Unhandled;
+    UnhandledReason = Policy.Source;
   }
 
-  /// Writes the document where -scope-alloc-report says, atomically; an
-  /// error naming the file when it cannot.
-  void write() const;
+  /// Writes the document where -scope-alloc-report says (or \p Path, in
+  /// the same syntax), atomically; an error naming the file when it cannot.
+  void write(llvm::StringRef Path = {}) const;
 
 private:
   void print(llvm::raw_ostream &OS) const;
@@ -112,6 +116,7 @@ private:
   std::vector<std::string> Failed;
   ReportTotals Totals;
   uint64_t Seen = 0, WithoutAllocations = 0, Unhandled = 0;
+  std::string UnhandledReason;
 };
 
 } // namespace scopealloc

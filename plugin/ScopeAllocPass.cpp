@@ -3,6 +3,7 @@
 #include "AllocaDecision.h"
 #include "AllocaDemotion.h"
 #include "Diagnostics.h"
+#include "LTODeferral.h"
 #include "Placement.h"
 #include "PoolUsage.h"
 #include "Report.h"
@@ -178,7 +179,12 @@ static bool runOnFunction(Function &F, FunctionAnalysisManager &FAM,
   }
   if (!Policy->Enabled) {
     if (Report)
-      Report->addUnhandledFunction();
+      Report->addUnhandledFunction(*Policy);
+    FAM.getResult<OptimizationRemarkEmitterAnalysis>(F).emit([&] {
+      return OptimizationRemarkMissed(DEBUG_TYPE, "TargetNotHandled", &F)
+             << "'" << ore::NV("Function", &F)
+             << "' left alone: " << ore::NV("Reason", Policy->Source);
+    });
     return false;
   }
   FunctionPlanner Planner(F, *Policy);
@@ -219,28 +225,52 @@ PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
   ModulePolicy Policy = computeModulePolicy(M, commandLineOptions(), Params);
   if (!Policy.report(M))
     return PreservedAnalyses::all(); // the error stops the compilation
+  // Under -flto the frames are built at the link: decide there.
+  bool PreLink = Stage == CompileStep && isLTOPreLinkModule(M);
+  if (PreLink && sanitizerInstrumentingAllocas(M).empty())
+    return deferToLink(M, Policy) ? PreservedAnalyses::none()
+                                  : PreservedAnalyses::all();
+  bool Changed = removeLinkMarker(M);
   // Symbols of the runtime's names that the module defines otherwise would
   // be reused and break the module: error, and rewrite nothing.
   if (!RuntimeABI(M).checkModule())
     return PreservedAnalyses::all();
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  std::vector<std::string> LinkReports = recordedReportPaths(M);
   std::optional<ModuleReport> Report;
-  if (reportRequested())
+  if (reportRequested() || !LinkReports.empty())
     Report.emplace(M);
+  CompileStepPolicies Policies(M, Policy, Params);
   PoolUsage Usage(M);
-  bool Changed = false;
-  StackFacts Facts(M);
+  StackFacts Facts(M, Stage == LinkStep);
   for (Function &F : M) {
-    if (F.isDeclaration())
+    if (F.isDeclaration() || F.hasFnAttribute(DecidedAttr) ||
+        (Stage == LinkStep && !F.hasFnAttribute(CompileOptionsAttr)))
       continue;
-    if (runOnFunction(F, FAM, Policy, Report ? &*Report : nullptr, Usage,
-                      Facts)) {
+    const ModulePolicy *FunctionPolicy = Policies.forFunction(F);
+    if (!FunctionPolicy) {
+      if (Report)
+        Report->addFailedFunction(F);
+      continue;
+    }
+    if (runOnFunction(F, FAM, *FunctionPolicy, Report ? &*Report : nullptr,
+                      Usage, Facts)) {
       Changed = true;
       FAM.invalidate(F, PreservedAnalyses::none());
     }
   }
-  if (Report)
-    Report->write();
+  // Decided: not again by the link (after a sanitizer's compile step), nor
+  // by a plugin loaded twice into it.
+  if (PreLink || Stage == LinkStep) {
+    markDecided(M);
+    Changed = true;
+  }
+  if (Report) {
+    if (reportRequested())
+      Report->write();
+    for (const std::string &Path : LinkReports)
+      Report->write(Path);
+  }
   Usage.write();
   Changed |= Facts.emit(); // last: records describe the final functions
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();

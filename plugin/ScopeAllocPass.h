@@ -18,7 +18,17 @@ namespace scopealloc {
 
 class ScopeAllocPass : public llvm::PassInfoMixin<ScopeAllocPass> {
 public:
-  ScopeAllocPass() { Params.Origin = PolicyOptions::PassParameters; }
+  /// Which pipeline an extension point put the pass in (LTODeferral.h):
+  ///   Anywhere     decides every function (opt -passes=scope-alloc)
+  ///   CompileStep  a compile step's: defers an LTO pre-link module's
+  ///                decisions to the link
+  ///   LinkStep     an LTO backend's: decides the functions whose compile
+  ///                step deferred them, with that step's options
+  enum StageTy { Anywhere, CompileStep, LinkStep };
+
+  explicit ScopeAllocPass(StageTy Stage = Anywhere) : Stage(Stage) {
+    Params.Origin = PolicyOptions::PassParameters;
+  }
   explicit ScopeAllocPass(PolicyOptions Params) : Params(std::move(Params)) {}
 
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
@@ -30,6 +40,7 @@ public:
 
 private:
   PolicyOptions Params;
+  StageTy Stage = Anywhere;
 };
 
 } // namespace scopealloc

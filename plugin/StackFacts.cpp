@@ -602,9 +602,10 @@ static bool isLTOPreLink(const Module &M) {
   return M.getModuleFlag("EnableSplitLTOUnit") != nullptr;
 }
 
-StackFacts::StackFacts(Module &M)
-    : M(M), Enabled(stackFactsRequested() && targetTakesRecords(M) &&
-                    !isLTOPreLink(M)) {}
+StackFacts::StackFacts(Module &M, bool AtLink)
+    : M(M), AtLink(AtLink),
+      Enabled(targetTakesRecords(M) &&
+              (AtLink || (stackFactsRequested() && !isLTOPreLink(M)))) {}
 
 void StackFacts::addDemotion(Function &F, const FunctionDemotion &D) {
   if (!Enabled || D.empty())
@@ -630,6 +631,8 @@ bool StackFacts::emit() {
   for (Function &F : M) {
     // available_externally bodies are not emitted.
     if (F.isDeclaration() || F.hasAvailableExternallyLinkage())
+      continue;
+    if (AtLink && !F.hasFnAttribute(FactsRequestedAttr))
       continue;
     FunctionFacts Facts = collectFacts(F);
     if (auto It = Demotions.find(&F); It != Demotions.end()) {

@@ -115,11 +115,17 @@ void addPoolFacts(FunctionFacts &Facts, const llvm::Function &F,
 /// record's bytes, .popsection.
 std::string recordAssembly(const FunctionFacts &Facts, const llvm::Function &F);
 
+/// Marks, on an LTO compile step, a function whose facts the link must write
+/// (-scope-alloc-facts cannot be passed to lld).
+inline constexpr const char *FactsRequestedAttr = "scope-alloc-facts";
+
 /// Collects what demotion did per function, then writes every record.
 class StackFacts {
 public:
   /// Does nothing unless facts were requested and the target writes ELF.
-  explicit StackFacts(llvm::Module &M);
+  /// \p AtLink: the LTO backend's run, which writes the records of the
+  /// functions whose compile step asked for them (FactsRequestedAttr).
+  explicit StackFacts(llvm::Module &M, bool AtLink = false);
 
   void addDemotion(llvm::Function &F, const FunctionDemotion &D);
   /// Writes one record into each defined function; true if M changed.
@@ -127,6 +133,7 @@ public:
 
 private:
   llvm::Module &M;
+  bool AtLink;
   bool Enabled;
   /// Pool frames and pool allocations, read while the demotion is fresh.
   llvm::DenseMap<const llvm::Function *, FunctionFacts> Demotions;

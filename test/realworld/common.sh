@@ -124,9 +124,13 @@ rw_fresh_tree() {
 }
 
 # Compiler and flags of each build kind.
-#   plain       clang -O2 (the reference)
-#   limit0      scopealloc-clang -O2 at limit 0
-#   limit0+asan the same with AddressSanitizer
+#   plain          clang -O2 (the reference)
+#   limit0         scopealloc-clang -O2 at limit 0
+#   limit0+asan    the same with AddressSanitizer
+#   limit0+lto     the same with full LTO (-flto): the pass runs in lld
+#   limit0+thinlto the same with ThinLTO (-flto=thin)
+# A program makes the LTO builds it lists in rw_lto ("full thin": zlib;
+# "thin": sqlite, whose LTO links take longest).
 rw_cc() {
   case $1 in
     plain) echo "$RW_CLANG" ;;
@@ -137,6 +141,8 @@ rw_cflags() {
   case $1 in
     plain|limit0) echo "-O2" ;;
     limit0+asan) echo "-O2 $RW_ASAN" ;;
+    limit0+lto) echo "-O2 -flto" ;;
+    limit0+thinlto) echo "-O2 -flto=thin" ;;
     *) rw_die "unknown build $1" ;;
   esac
 }
@@ -149,13 +155,34 @@ rw_scopealloc_flags() {
   esac
 }
 rw_dirname() { echo "${1//+/-}"; }
+# Archiver for static libraries: LTO objects are bitcode, whose symbols
+# only llvm-ar indexes.
+rw_ar() {
+  case $1 in
+    *lto) echo "$(dirname "$RW_CLANG")/llvm-ar" ;;
+    *) echo ar ;;
+  esac
+}
+# rw_builds: the builds of $RW_BUILDS this program makes (the LTO ones only
+# when listed in rw_lto).
+rw_builds() {
+  local build builds=
+  for build in $RW_BUILDS; do
+    case $build in
+      limit0+lto) case " ${rw_lto:-} " in *" full "*) ;; *) continue ;; esac ;;
+      limit0+thinlto) case " ${rw_lto:-} " in *" thin "*) ;; *) continue ;; esac ;;
+    esac
+    builds="$builds $build"
+  done
+  echo "${builds# }"
+}
 
 # Environment in which to run a build's checks: statistics for the
 # ScopeAlloc builds; ASan options that make a failure fatal and visible.
 rw_run_env() {
   case $1 in
     plain) echo "SCOPEALLOC_STATS=0" ;;
-    limit0) echo "SCOPEALLOC_STATS=1" ;;
+    limit0|limit0+lto|limit0+thinlto) echo "SCOPEALLOC_STATS=1" ;;
     limit0+asan) echo "SCOPEALLOC_STATS=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:halt_on_error=1" ;;
   esac
 }
@@ -234,7 +261,7 @@ rw_need_allocs() {
 # build_<program> and check_<program> functions, and records each result.
 rw_build_and_check_all() { # PROGRAM BASE
   local program=$1 base=$2 build dir
-  for build in $RW_BUILDS; do
+  for build in $(rw_builds); do
     dir=$base/$(rw_dirname "$build")
     if ! "build_$program" "$build" "$dir"; then
       rw_record "$program" "$build" "FAIL(build)"

@@ -15,10 +15,13 @@
 #                sources are kept in DIR/src and reused by later runs
 #   --jobs N     parallel compile jobs (default: nproc)
 #   --no-asan    skip the AddressSanitizer builds
+#   --no-lto     skip the LTO builds (zlib: full and thin, sqlite: thin)
 #
 # Builds per program: plain (clang -O2, the reference), limit0
 # (scopealloc-clang -O2 -mllvm -scope-alloc-max-stack-alloca=0) and
-# limit0+asan (the same with -fsanitize=address); libpng only limit0, a
+# limit0+asan (the same with -fsanitize=address), limit0+lto and
+# limit0+thinlto (the same with -flto / -flto=thin: the pass runs in lld at
+# the link; zlib both, sqlite ThinLTO only); libpng only limit0, a
 # shared library with its version script (see libpng.sh). The checks of the limit-0
 # builds run with SCOPEALLOC_STATS=1; the table reports the largest workspace
 # peak over the program's processes and their allocations. Exits non-zero
@@ -34,6 +37,7 @@ prefix=${SCOPEALLOC_PREFIX:-}
 work=$root/build/realworld
 jobs=$(nproc 2>/dev/null || echo 2)
 asan=1
+lto=1
 programs=""
 while [ $# -gt 0 ]; do
   case $1 in
@@ -44,6 +48,7 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=$2; shift 2 ;;
     --jobs=*) jobs=${1#*=}; shift ;;
     --no-asan) asan=0; shift ;;
+    --no-lto) lto=0; shift ;;
     -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     *)
@@ -72,6 +77,7 @@ export RW_ROOT=$root RW_PREFIX=$prefix RW_WORK=$work RW_JOBS=$jobs
 export RW_RUN_ID="$$-$(date +%s)"
 export RW_BUILDS="plain limit0"
 [ "$asan" = 1 ] && RW_BUILDS="$RW_BUILDS limit0+asan"
+[ "$lto" = 1 ] && RW_BUILDS="$RW_BUILDS limit0+lto limit0+thinlto"
 . "$here/common.sh"
 
 # One run at a time per work directory.
@@ -104,11 +110,11 @@ total=$(( $(date +%s) - start ))
 passed=0 failed=0 failures=()
 echo
 echo "Real-world suite (ScopeAlloc prefix $prefix; builds: $RW_BUILDS)"
-printf '%-8s %-12s %-22s %16s %12s %10s\n' program build result "workspace peak" allocs processes
-printf '%-8s %-12s %-22s %16s %12s %10s\n' -------- ------------ ---------------------- ---------------- ------------ ----------
+printf '%-8s %-14s %-22s %16s %12s %10s\n' program build result "workspace peak" allocs processes
+printf '%-8s %-14s %-22s %16s %12s %10s\n' -------- -------------- ---------------------- ---------------- ------------ ----------
 for p in $programs; do
   while IFS=$'\t' read -r program build result peak allocs runs; do
-    printf '%-8s %-12s %-22s %16s %12s %10s\n' "$program" "$build" "$result" "$peak" "$allocs" "$runs"
+    printf '%-8s %-14s %-22s %16s %12s %10s\n' "$program" "$build" "$result" "$peak" "$allocs" "$runs"
     case $result in
       FAIL*) failed=$((failed + 1)); failures+=("$program [$build]: $result (logs in $work/$program/)") ;;
       *) passed=$((passed + 1)) ;;

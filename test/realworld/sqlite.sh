@@ -16,6 +16,8 @@ program=sqlite
 base=$RW_WORK/$program
 mkdir -p "$base"
 sqls=$(cd "$here/sqlite" && ls ./*.sql | sort)
+rw_lto=thin
+builds=$(rw_builds)
 
 # Feature flags of Debian's build (debian/rules) and of upstream's
 # configure (math functions), minus the ones about installation.
@@ -40,7 +42,7 @@ fi
 mk=$base/Makefile
 {
   echo "all:"
-  for build in $RW_BUILDS; do
+  for build in $builds; do
     d=$(rw_dirname "$build")
     echo "all: $d/sqlite3"
     echo "$d/sqlite3.o $d/shell.o $d/sqlite3: CC := $(rw_cc "$build")"
@@ -52,14 +54,14 @@ mk=$base/Makefile
   done
 } > "$mk"
 objs=""
-for build in limit0+asan plain limit0; do
-  case " $RW_BUILDS " in *" $build "*) objs="$objs $(rw_dirname "$build")/sqlite3.o" ;; esac
+for build in limit0+asan plain limit0 limit0+lto limit0+thinlto; do
+  case " $builds " in *" $build "*) objs="$objs $(rw_dirname "$build")/sqlite3.o" ;; esac
 done
-for build in $RW_BUILDS; do
+for build in $builds; do
   d=$base/$(rw_dirname "$build")
   rm -rf "$d" && mkdir -p "$d"
 done
-rw_log "compiling sqlite3.c and shell.c for: $RW_BUILDS"
+rw_log "compiling sqlite3.c and shell.c for: $builds"
 (cd "$base" && make -k -j"$RW_JOBS" -f "$mk" $objs all) > "$base/build.log" 2>&1
 
 check_sqlite() { # BUILD DIR
@@ -93,7 +95,7 @@ check_sqlite() { # BUILD DIR
   return $failed
 }
 
-for build in $RW_BUILDS; do
+for build in $builds; do
   dir=$base/$(rw_dirname "$build")
   if [ ! -x "$dir/sqlite3" ]; then
     rw_log "sqlite [$build]: build failed, see $base/build.log:"

@@ -194,8 +194,8 @@ int main(int Argc, char **Argv) {
   if (Img->Records.empty())
     G.Warnings.push_back("no records in .scopealloc_facts: were the objects "
                          "compiled through scopealloc-clang (or with "
-                         "-mllvm -scope-alloc-facts), and without LTO (LTO "
-                         "builds get none yet)?");
+                         "-mllvm -scope-alloc-facts), and, under LTO, linked "
+                         "by lld with the plugin loaded?");
   if (Img->StackSizes.empty())
     G.Warnings.push_back("no .stack_sizes section: compile with "
                          "-fstack-size-section");

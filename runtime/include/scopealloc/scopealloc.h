@@ -38,10 +38,12 @@ extern "C" {
 
 /* A pool over a buffer the application already has (any section, any
  * address but 0: allocations are never NULL), e.g.
- * SCOPEALLOC_DEFINE_POOL_OVER(npu_sram, (char *)0x20000000, 65536). */
+ * SCOPEALLOC_DEFINE_POOL_OVER(npu_sram, (char *)0x20000000, 65536).
+ * `used`: under LTO the pass references the pool only at the link, after
+ * ThinLTO would have internalised a pool nothing referenced yet. */
 #define SCOPEALLOC_DEFINE_POOL_OVER(NAME, BUFFER, SIZE)                        \
   SCOPEALLOC_EXTERN_C scopealloc_pool __scopealloc_pool_##NAME;                \
-  scopealloc_pool __scopealloc_pool_##NAME = {                                 \
+  __attribute__((used)) scopealloc_pool __scopealloc_pool_##NAME = {          \
       (char *)(BUFFER),          (char *)(BUFFER) + (SIZE),                    \
       (char *)(BUFFER),          (char *)(BUFFER),                             \
       (char *)(BUFFER) + (SIZE), #NAME, 0, 0, 0, 0};                                                   \

@@ -37,9 +37,9 @@ enum Tag : uint8_t {
                   ///< uleb line
   TagCall = 6,    ///< addr callee (0: not defined in the module), str
                   ///< callee name, uleb CallFlag bits
-  TagIndirectCall = 7, ///< str type signature, uleb call sites
-  TagRef = 8,          ///< addr function, str name, uleb RefFlag bits
-  TagSource = 9,       ///< str file, uleb line
+  TagIndirectCall = 7,    ///< str type signature, uleb call sites
+  TagRef = 8,             ///< addr function, str name, uleb RefFlag bits
+  TagSource = 9,          ///< str file, uleb line
   TagRecursionBound = 10, ///< uleb: most frames of its call cycle at once
                           ///< (SCOPEALLOC_RECURSION_BOUND)
   TagStackAlloca = 11,    ///< uleb bytes, uleb align, str name, uleb line,
@@ -86,8 +86,7 @@ inline constexpr const char *EntryAttr = "scope-alloc-entry";
 /// The attribute (from annotate("scope-alloc-recursion-bound=<n>"),
 /// SCOPEALLOC_RECURSION_BOUND) that declares the most frames of the
 /// function's call cycle on the stack at once.
-inline constexpr const char *RecursionBoundAttr =
-    "scope-alloc-recursion-bound";
+inline constexpr const char *RecursionBoundAttr = "scope-alloc-recursion-bound";
 
 } // namespace facts
 } // namespace scopealloc

@@ -197,10 +197,17 @@ void PolicyReader::readPools(yaml::Node *N) {
 static constexpr StringRef FieldKeys[] = {"max-stack-alloca", "frame-budget",
                                           "dynamic", "pool",
                                           "stack-scope-over-budget"};
-static constexpr StringRef TargetKeys[] = {
-    "max-stack-alloca", "frame-budget", "dynamic",   "pool",
-    "stack-scope-over-budget", "triples", "stack-bound", "entries",
-    "pool-sizes",       "recursion",    "functions"};
+static constexpr StringRef TargetKeys[] = {"max-stack-alloca",
+                                           "frame-budget",
+                                           "dynamic",
+                                           "pool",
+                                           "stack-scope-over-budget",
+                                           "triples",
+                                           "stack-bound",
+                                           "entries",
+                                           "pool-sizes",
+                                           "recursion",
+                                           "functions"};
 
 bool PolicyReader::readField(StringRef Key, yaml::Node *V, PolicyFields &F) {
   if (Key == "max-stack-alloca") {
@@ -237,8 +244,8 @@ void PolicyReader::readNamedCounts(
     std::vector<std::pair<std::string, uint64_t>> &Out, bool IsPool) {
   auto *Map = dyn_cast_or_null<yaml::MappingNode>(N);
   if (!Map)
-    return error(N, "'" + Key + "' in target '" + Target + "' must map " +
-                        What);
+    return error(N,
+                 "'" + Key + "' in target '" + Target + "' must map " + What);
   StringSet<> Seen;
   for (yaml::KeyValueNode &KV : *Map) {
     std::optional<std::string> Name = scalar(KV.getKey(), Key);
@@ -264,10 +271,10 @@ void PolicyReader::readNamedCounts(
       continue;
     }
     if (Read != ByteCountRead::OK) {
-      error(KV.getValue(), Setting + " must be " +
-                               (Frames ? "a number of frames"
-                                       : "a byte count") +
-                               ", found '" + *Text + "'");
+      error(KV.getValue(),
+            Setting + " must be " +
+                (Frames ? "a number of frames" : "a byte count") + ", found '" +
+                *Text + "'");
       continue;
     }
     if (IsPool)
@@ -287,8 +294,9 @@ void PolicyReader::readFunctions(PolicyTarget &T, yaml::Node *N) {
     if (!Name)
       continue;
     if (!Seen.insert(*Name).second) {
-      error(KV.getKey(), "function '" + *Name + "' appears twice in "
-                                                   "'functions'");
+      error(KV.getKey(), "function '" + *Name +
+                             "' appears twice in "
+                             "'functions'");
       continue;
     }
     auto *Fields = dyn_cast_or_null<yaml::MappingNode>(KV.getValue());

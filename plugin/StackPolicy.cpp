@@ -451,7 +451,8 @@ std::optional<StackPolicy> policyForFunction(const ModulePolicy &MP,
   for (const ModulePolicy::FunctionLayer &L : MP.FunctionLayers)
     if (const PolicyFields *Fields = L.Target->functionFields(F.getName())) {
       std::string Source = "'functions' entry of " + L.Source;
-      if (std::string E = checkFits(*Fields, Source, addressSpace(*F.getParent()));
+      if (std::string E =
+              checkFits(*Fields, Source, addressSpace(*F.getParent()));
           !E.empty()) {
         if (ReportErrors)
           reportError(F, nullptr, E);

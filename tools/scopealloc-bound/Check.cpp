@@ -31,8 +31,8 @@ public:
       if (none_of(B.Entries, [&](const EntryBound &E) {
             return G.Nodes[E.Entry.Node].Name == Declared.first;
           }))
-        error() << "entry '" << Declared.first << "' ("
-                << Declared.second.From << ") is not a function of the image\n";
+        error() << "entry '" << Declared.first << "' (" << Declared.second.From
+                << ") is not a function of the image\n";
     for (const EntryBound &E : B.Entries)
       checkStack(E);
     for (const std::string &Pool : G.Pools)
@@ -108,11 +108,11 @@ private:
     if (auto It = S.PoolSizes.find(Pool); It != S.PoolSizes.end())
       Limits.push_back(It->second);
     if (auto It = Img.Pools.find(Pool); It != Img.Pools.end())
-      Limits.push_back({It->second.Bytes,
-                        It->second.Buffer
-                            ? "its buffer " + It->second.From + " in the image"
-                            : "the memory " + It->second.From +
-                                  " spans in the image"});
+      Limits.push_back(
+          {It->second.Bytes,
+           It->second.Buffer
+               ? "its buffer " + It->second.From + " in the image"
+               : "the memory " + It->second.From + " spans in the image"});
     for (const Limit &L : Limits) {
       if (!R->Bounded) {
         error() << "pool " << Pool << " is " << L.Bytes << " bytes (" << L.From
@@ -127,7 +127,8 @@ private:
         continue;
       error() << "pool " << Pool << " is " << L.Bytes << " bytes (" << L.From
               << "), smaller than its worst case of " << R->Bytes
-              << " bytes, from entry " << entryName(*E) << "; critical chain:\n";
+              << " bytes, from entry " << entryName(*E)
+              << "; critical chain:\n";
       printChainRows(OS, G, *R, /*Stack=*/false);
     }
   }

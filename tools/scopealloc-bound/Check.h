@@ -33,8 +33,8 @@ struct CheckResult {
 
 /// Prints one error (warning, with \p Warn) per violated bound to \p OS.
 CheckResult checkBounds(llvm::raw_ostream &OS, const Image &Img,
-                        const CallGraph &G, const Settings &S,
-                        const Bounds &B, bool Warn = false);
+                        const CallGraph &G, const Settings &S, const Bounds &B,
+                        bool Warn = false);
 
 } // namespace bound
 } // namespace scopealloc

@@ -66,7 +66,7 @@ struct FactsRecord {
 /// A pool whose memory the image defines (SCOPEALLOC_DEFINE_POOL...).
 struct PoolCapacity {
   uint64_t Bytes = 0;
-  std::string From; ///< the symbol it was read from
+  std::string From;   ///< the symbol it was read from
   bool Buffer = true; ///< From is the buffer, else the pool's struct
 };
 

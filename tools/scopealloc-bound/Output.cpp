@@ -69,8 +69,8 @@ static void printChain(raw_ostream &OS, const CallGraph &G,
   printChainRows(OS, G, R, Stack);
 }
 
-void printChainRows(raw_ostream &OS, const CallGraph &G,
-                    const ResourceBound &R, bool Stack) {
+void printChainRows(raw_ostream &OS, const CallGraph &G, const ResourceBound &R,
+                    bool Stack) {
   OS << (Stack ? "         bytes     frame  function\n"
                : "         bytes  function\n");
   for (const ChainStep &St : R.Chain) {

@@ -101,8 +101,7 @@ void addBuiltinAssumptions(Settings &S) {
   }
 }
 
-Error readPolicy(StringRef Path, StringRef Tag, StringRef Triple,
-                 Settings &S) {
+Error readPolicy(StringRef Path, StringRef Tag, StringRef Triple, Settings &S) {
   Expected<std::shared_ptr<const PolicyFile>> File = loadPolicyFile(Path);
   if (!File)
     return File.takeError();
@@ -120,11 +119,12 @@ Error readPolicy(StringRef Path, StringRef Tag, StringRef Triple,
     S.SuggestTargetWhy =
         Tag.empty() && Triple.empty()
             ? "no target selected (give --target=<tag> or --triple=<triple>)"
-        : !Tag.empty() ? "target '" + Tag.str() + "' is not in " + Path.str() +
-                             (Triple.empty() ? ""
-                                             : " and no target's triples match " +
-                                                   Triple.str())
-                       : "no target's triples match " + Triple.str();
+        : !Tag.empty()
+            ? "target '" + Tag.str() + "' is not in " + Path.str() +
+                  (Triple.empty()
+                       ? ""
+                       : " and no target's triples match " + Triple.str())
+            : "no target's triples match " + Triple.str();
   }
   for (const PolicyTarget *T : Apply) {
     std::string In = "of target '" + T->Name + "' in " + Path.str();

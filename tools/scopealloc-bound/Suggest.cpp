@@ -51,14 +51,15 @@ static std::string fieldsFlow(const PolicyFields &F) {
   if (F.Pool)
     Items.push_back("pool: " + scalar(*F.Pool));
   if (F.StackScopeOverBudget)
-    Items.push_back(std::string("stack-scope-over-budget: ") +
-                    (*F.StackScopeOverBudget == ConflictRule::Warn ? "warn"
-                                                                   : "error"));
+    Items.push_back(
+        std::string("stack-scope-over-budget: ") +
+        (*F.StackScopeOverBudget == ConflictRule::Warn ? "warn" : "error"));
   return "{ " + join(Items, ", ") + " }";
 }
 
-static void writeCounts(raw_ostream &OS, StringRef Key,
-                        const std::vector<std::pair<std::string, uint64_t>> &V) {
+static void
+writeCounts(raw_ostream &OS, StringRef Key,
+            const std::vector<std::pair<std::string, uint64_t>> &V) {
   if (V.empty())
     return;
   OS << "    " << Key << ":\n";
@@ -239,15 +240,15 @@ private:
         if (St.Node == ChainStep::ExceptionFrame ||
             Movable[St.Node] <= Taken[St.Node])
           continue;
-        if (Best < 0 || Movable[St.Node] - Taken[St.Node] >
-                            Movable[Best] - Taken[Best])
+        if (Best < 0 ||
+            Movable[St.Node] - Taken[St.Node] > Movable[Best] - Taken[Best])
           Best = St.Node;
       }
       if (Best < 0) {
         WithColor::error(OS, "scopealloc-bound")
             << Img.Path << ": cannot make entry "
-            << demangle(W.Nodes[Entry].Name) << " fit its bound of "
-            << L->Bytes << " bytes (" << L->From << "): " << Over->Stack.Bytes
+            << demangle(W.Nodes[Entry].Name) << " fit its bound of " << L->Bytes
+            << " bytes (" << L->From << "): " << Over->Stack.Bytes
             << " bytes by the estimate, and no function on its critical "
                "chain keeps allocations that a frame budget can move (code "
                "compiled with -scope-alloc-facts-only is not rewritten; "
@@ -274,11 +275,10 @@ private:
       };
       const EntryBound *E0 = Find(Before), *E1 = Find(After);
       const Limit *L = stackLimit(S, W.Nodes[Entry].Name);
-      OS << "entry " << demangle(W.Nodes[Entry].Name) << " ("
-         << E0->Entry.Kind << "): " << E0->Stack.Bytes
-         << " bytes of stack, over its bound of " << L->Bytes << " bytes ("
-         << L->From << "); estimated after a rebuild: " << E1->Stack.Bytes
-         << " bytes\n";
+      OS << "entry " << demangle(W.Nodes[Entry].Name) << " (" << E0->Entry.Kind
+         << "): " << E0->Stack.Bytes << " bytes of stack, over its bound of "
+         << L->Bytes << " bytes (" << L->From
+         << "); estimated after a rebuild: " << E1->Stack.Bytes << " bytes\n";
       for (const ChainStep &St : E0->Stack.Chain)
         if (St.Node != ChainStep::ExceptionFrame && Taken[St.Node] &&
             !Origin.count(St.Node))
@@ -295,7 +295,8 @@ private:
       if (!Taken[I])
         continue;
       const std::string &Name = W.Nodes[I].Name;
-      auto It = find_if(Functions, [&](const auto &P) { return P.first == Name; });
+      auto It =
+          find_if(Functions, [&](const auto &P) { return P.first == Name; });
       if (It == Functions.end()) {
         Functions.push_back({Name, {}});
         It = Functions.end() - 1;
@@ -309,9 +310,9 @@ private:
                        " of " + std::to_string(Kept[I]) + " bytes on the stack";
       OS << "  " << demangle(Name) << ": frame-budget " << Budget << " (keeps "
          << Budget << " of its " << Kept[I] << " bytes of allocations on the "
-         << "stack" << (W.Nodes[I].where().empty()
-                            ? std::string()
-                            : "; " + W.Nodes[I].where())
+         << "stack"
+         << (W.Nodes[I].where().empty() ? std::string()
+                                        : "; " + W.Nodes[I].where())
          << ")\n";
     }
     std::string Header =
@@ -346,8 +347,8 @@ private:
   std::vector<std::vector<uint64_t>> Sizes;
   std::vector<size_t> Next;
   std::map<std::string, unsigned> ByName;
-  std::vector<unsigned> Fitted;          ///< entries that were over
-  std::map<unsigned, unsigned> Origin;   ///< function -> entry it helps
+  std::vector<unsigned> Fitted;        ///< entries that were over
+  std::map<unsigned, unsigned> Origin; ///< function -> entry it helps
 };
 
 } // namespace

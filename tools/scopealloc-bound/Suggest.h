@@ -36,16 +36,16 @@ namespace bound {
 /// Writes the policy to \p Out; reports to \p OS. Returns false when a
 /// bound cannot be made to hold (the file is written all the same, with
 /// what helps) or the file cannot be written.
-bool suggestPolicy(llvm::raw_ostream &OS, llvm::StringRef Out,
-                   const Image &Img, const CallGraph &G, const Settings &S);
+bool suggestPolicy(llvm::raw_ostream &OS, llvm::StringRef Out, const Image &Img,
+                   const CallGraph &G, const Settings &S);
 
 /// \p File as YAML, with \p Target's 'functions' replaced by \p Functions;
 /// \p Header goes first, as comments.
-std::string writePolicy(const PolicyFile &File, const PolicyTarget *Target,
-                        const std::vector<std::pair<std::string, PolicyFields>>
-                            &Functions,
-                        const std::map<std::string, std::string> &Comments,
-                        llvm::StringRef Header);
+std::string
+writePolicy(const PolicyFile &File, const PolicyTarget *Target,
+            const std::vector<std::pair<std::string, PolicyFields>> &Functions,
+            const std::map<std::string, std::string> &Comments,
+            llvm::StringRef Header);
 
 } // namespace bound
 } // namespace scopealloc

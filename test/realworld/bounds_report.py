@@ -139,7 +139,8 @@ def stack_cell(e):
     kinds = {}
     for c in e["causes"]:
         kinds[c["kind"]] = kinds.get(c["kind"], 0) + 1
-    names = {"recursion": "cycles", "indirect-call": "indirect calls", "no-facts": "unknown callees",
+    names = {"recursion": "cycles", "indirect-call": "indirect calls",
+             "no-facts": "unknown callee(s)",
              "dynamic-stack": "dynamic allocas", "dynamic-pool": "dynamic pool allocations",
              "no-frame-size": "no frame size"}
     why = ", ".join("%d %s" % (kinds[k], names.get(k, k)) for k in sorted(kinds, key=lambda k: -kinds[k]))
@@ -362,18 +363,16 @@ def diff_sentence(d, program, image):
     sd, sl = ed["stack"]["bytes"], el["stack"]["bytes"]
     pd = ed.get("pools", {}).get("workspace", {}).get("bytes", 0)
     pl = el.get("pools", {}).get("workspace", {}).get("bytes", 0)
+    gs = gt["stack"]["bytes"] if gt else 0
     out.append("Default → limit 0: the own frames' stack goes from %s to %s bytes (%s), the "
                "workspace from %s to %s (%s): what stays on the stack at the default policy "
                "(buffers of 1,024 bytes or less, spilled locals whose address is taken) moves to "
                "the pool."
                % (n(sd), n(sl), signed(sl - sd), n(pd), n(pl), signed(pl - pd)))
-    if gt and gt["stack"]["bounded"]:
-        gs = gt["stack"]["bytes"]
-        out.append("GCC (with the same indirect-call targets) bounds the own frames at %s bytes, "
-                   "%s than ScopeAlloc's default stack (%s) and %s than its stack plus "
-                   "workspace (%s): see the chains below."
-                   % (n(gs), "more" if gs > sd else "less", n(sd),
-                      "more" if gs > sd + pd else "less", n(sd + pd)))
+    out.append("Own frames, stack + workspace: ScopeAlloc default %s + %s = %s, limit 0 %s + %s = "
+               "%s; GCC with the same indirect-call targets %s on the stack. Each function on one "
+               "of the three critical chains:" % (n(sd), n(pd), n(sd + pd), n(sl), n(pl), n(sl + pl),
+                                                  n(gs)))
     return out
 
 
@@ -484,25 +483,45 @@ def table(d, src):
     w("")
     w("## Differences explained")
     w("")
-    w("**Assumed libc.** Every bounded chain above ends in a call into glibc, and the largest "
-      "assumption wins: `fprintf` (16,384 bytes, an error message on `stderr`) in each zlib and bzip2 "
-      "bound. The first table is therefore the own frames of the chain to that call plus "
-      "16,392; the own-frames table compares the compilers.")
+    ends = {}
+    for program, image in rows[:4]:
+        for build in ("default", "limit0", "gcc12t"):
+            e = d.entry(program, build, image)
+            last = e["stack"]["chain"][-1] if e and e["stack"]["chain"] else None
+            if last and last.get("assumed"):
+                ends.setdefault("`%s` (%s)" % (base(last["function"]), n(last["frame"])), []).append(
+                    "%s `%s` %s" % (program, image, {"default": "default", "limit0": "limit 0",
+                                                      "gcc12t": "GCC"}[build]))
+    w("**Assumed libc.** The bounded chains end in a call into glibc or the runtime, the one with "
+      "the largest assumed size on a deep enough path: %s. The first table is therefore the own "
+      "frames of the chain to that call plus its assumed size; the own-frames table compares the "
+      "compilers. The largest, formatted output to `stderr`, is an error message in each of these "
+      "programs: the tests never reach it."
+      % "; ".join("%s in %s" % (k, ", ".join(v)) for k, v in sorted(ends.items())))
     w("")
+    resolved, shown = [], set()
+    for program, image in (("zlib", "minigzip"), ("zlib", "infcover"), ("bzip2", "bzip2")):
+        path = os.path.join(d.results, "%s.targets.%s" % (program, image))
+        lines = [l.split() for l in open(path)] if os.path.exists(path) else []
+        lines = [l for l in lines if l and l[0] not in shown]  # infcover: libz's again
+        shown.update(l[0] for l in lines)
+        resolved.append("%s `%s`%s: %s" % (program, image, " (besides those)" if image == "infcover"
+                                            else "", "; ".join(
+            "`%s` → %s" % (l[0], ", ".join("`%s`" % t for t in l[1:])) for l in lines)))
     w("**Indirect calls.** GCC's call graph records an indirect call without its type or "
-      "targets (one `__indirect_call` node): every program is unbounded on GCC's graph "
-      "(zlib: the allocator hooks `zalloc`/`zfree` and deflate's per-level function table; "
-      "bzip2: `bzalloc`/`bzfree`). `scopealloc-bound` resolves each by its IR type among the "
-      "address-taken functions; *+ targets* gives GCC the same targets, so that the remaining "
-      "differences are the compilers' and ScopeAlloc's.")
+      "targets (one `__indirect_call` node): every program is unbounded on GCC's graph. "
+      "`scopealloc-bound` resolves each by its IR type among the address-taken functions: "
+      "%s (zlib's allocator hooks, deflate's per-level function table, inflateBack's "
+      "input and output callbacks; bzip2's allocator hooks). *+ targets* gives GCC the same targets, so that the remaining differences are "
+      "the compilers' and ScopeAlloc's." % ". ".join(resolved))
     w("")
     w("**Recursion.** Lua and SQLite stay unbounded on every side: the named cycles are real "
       "(a Lua script can nest calls until `LUAI_MAXCCALLS`; SQLite's statement compiler recurses "
       "with the nesting of the SQL). Through indirect calls resolved by type, the cycles merge "
       "into one large strongly connected component (every `lua_CFunction` has the type "
       "`i32 (ptr)`; SQLite's virtual tables and callbacks likewise); GCC's own graph, blind to "
-      "indirect calls, sees smaller cycles (Lua: only the direct ones: the parser is reached "
-      "only through `luaD_pcall`'s function pointer) and 1 cycle per direct recursion. SQLite "
+      "indirect calls, sees smaller cycles and more of them (Lua: not the parser's, which is "
+      "reached only through `luaD_pcall`'s function pointer). SQLite "
       "also has indirect calls no address-taken function matches (its table of system calls "
       "holds libc's functions, which have no facts): they stay unknown in both.")
     w("")
@@ -538,8 +557,8 @@ def table(d, src):
       "register state below the caller (about 3.2 KiB with AVX-512's XSAVE area on this machine) "
       "and which neither tool counts. A calibration program whose worst case is its only path is "
       "measured within 256 bytes of its bound first. The measured peaks are far below the bounds "
-      "because the tests never reach the chain the bound ends in (an error message), and because "
-      "glibc's real use is below its assumed sizes on the paths taken.")
+      "because the tests never take the chains the bounds end in (an error message on `stderr`, "
+      "a pool to grow), and glibc's real use is below its assumed sizes on the paths taken.")
     w("")
     return "\n".join(L)
 

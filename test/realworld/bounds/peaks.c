@@ -7,7 +7,8 @@
  * instead of the program's main. peaks_main keeps the stack pointer it
  * calls main with (`top`: the stack pointer before the call, as
  * scopealloc-bound counts, the return address being main's first 8 bytes),
- * paints PEAKS_STACK_BYTES (default 4 MiB) below it with a pattern, and
+ * paints PEAKS_STACK_BYTES (default 4 MiB, at most half the stack's
+ * limit) below it with a pattern, and
  * calls main. When main returns, or at exit when the program calls exit()
  * (whose frames then lie below main's and belong to main's call tree, as
  * scopealloc-bound's assumed size for exit does), it finds the deepest word
@@ -39,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #if !defined(__x86_64__) || !defined(__linux__)
@@ -195,7 +197,13 @@ int __libc_start_main(main_fn main, int argc, char **argv, void (*init)(void),
                       void *stack_end) {
   start_fn real = (start_fn)dlsym(RTLD_NEXT, "__libc_start_main");
   const char *bytes = getenv("PEAKS_STACK_BYTES");
-  peaks_words = (bytes ? strtoull(bytes, NULL, 0) : 4u << 20) / 8;
+  uint64_t paint = bytes ? strtoull(bytes, NULL, 0) : 4u << 20;
+  /* Within the stack's limit, above the environment and arguments. */
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+      paint > limit.rlim_cur / 2)
+    paint = limit.rlim_cur / 2;
+  peaks_words = paint / 8;
   peaks_out = getenv("PEAKS_OUT");
   peaks_real_main = main;
   return real(peaks_main, argc, argv, init, fini, rtld_fini, stack_end);

@@ -164,16 +164,9 @@ check_zlib() { # BUILD DIR
     done
   )
 }
-zlib_ci() { # DIR IMAGE: the .ci files of IMAGE's objects
-  local dir=$1 image=$2 main
-  case $image in
-    example|minigzip) main=$image ;;
-    example64) main=example64 ;;
-    minigzip64) main=minigzip64 ;;
-    infcover) main=infcover ;;
-  esac
-  echo "$dir/$main.ci"
-  ar t "$dir/libz.a" | sed "s|^\(.*\)\.o\$|$dir/\1.ci|"
+zlib_ci() { # DIR IMAGE: the .ci files of IMAGE's objects (IMAGE.o and libz.a's)
+  echo "$1/$2.ci"
+  ar t "$1/libz.a" | sed "s|^\(.*\)\.o\$|$1/\1.ci|"
 }
 
 # ---- bzip2: Debian's Makefile; bzip2 linked with libbz2.a.

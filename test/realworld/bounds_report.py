@@ -524,6 +524,15 @@ def table(d, src):
       "reached only through `luaD_pcall`'s function pointer). SQLite "
       "also has indirect calls no address-taken function matches (its table of system calls "
       "holds libc's functions, which have no facts): they stay unknown in both.")
+    folded = sorted({"%s `%s`" % (program, c["function"]) for program in IMAGES
+                     for image in IMAGES[program] for build in ("gcc12", "gcc12t")
+                     for c in (d.entry(program, build, image) or {}).get("causes", [])
+                     if c["kind"] == "no-facts"})
+    if folded:
+        w("")
+        w("**Unknown callees on the GCC side.** %s: a local function GCC's graph calls but does "
+          "not define (GCC folded it into an identical function, `-fipa-icf`, and the graph keeps "
+          "the old name); the script names it instead of guessing." % ", ".join(folded))
     w("")
     for program, image in [("zlib", "minigzip"), ("zlib", "infcover"), ("zlib", "example"),
                            ("bzip2", "bzip2")]:

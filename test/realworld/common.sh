@@ -5,6 +5,8 @@
 #   RW_ROOT    the repository
 #   RW_PREFIX  the ScopeAlloc install prefix (bin/scopealloc-clang, lib/...)
 #   RW_WORK    work directory: src/ (downloaded Debian sources, reused),
+#   RW_SRC     where the sources are kept (default $RW_WORK/src; bounds.sh
+#              shares the `realworld` test's),
 #              <program>/<build>/ (build trees, rebuilt every run), results/
 #   RW_JOBS    make -j
 # A program script defines one function per build it wants and calls
@@ -15,10 +17,12 @@
 RW_ROOT=${RW_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 RW_PREFIX=${RW_PREFIX:-$RW_ROOT/build/install}
 RW_WORK=${RW_WORK:-$RW_ROOT/build/realworld}
+RW_SRC=${RW_SRC:-$RW_WORK/src}
 RW_JOBS=${RW_JOBS:-$(nproc 2>/dev/null || echo 2)}
 RW_BUILDS=${RW_BUILDS:-plain limit0 limit0+asan}
 RW_RUN_ID=${RW_RUN_ID:-$$}
 RW_CLANG=${RW_CLANG:-/usr/lib/llvm-19/bin/clang}
+RW_GCC=${RW_GCC:-gcc-12}
 RW_LIMIT0="-mllvm -scope-alloc-max-stack-alloca=0"
 RW_ASAN="-fsanitize=address -fno-omit-frame-pointer"
 
@@ -62,10 +66,10 @@ rw_ensure_deb_src() {
 }
 
 # rw_fetch_source PKG: prints the unpacked Debian source tree of PKG
-# ($RW_WORK/src/PKG/PKG-VERSION), downloading it with apt-get source the
+# ($RW_SRC/PKG/PKG-VERSION), downloading it with apt-get source the
 # first time only.
 rw_fetch_source() {
-  local pkg=$1 dir=$RW_WORK/src/$1 tree
+  local pkg=$1 dir=$RW_SRC/$1 tree
   tree=$(cat "$dir/.tree" 2>/dev/null || true)
   if [ -n "$tree" ] && [ -d "$dir/$tree" ]; then
     echo "$dir/$tree"
@@ -100,12 +104,24 @@ rw_fetch_source() {
   echo "$dir/$tree"
 }
 
+# SQLite: feature flags of Debian's build (debian/rules) and of upstream's
+# configure (math functions), minus the ones about installation.
+RW_SQLITE_DEFS="-DSQLITE_SECURE_DELETE -DSQLITE_ENABLE_COLUMN_METADATA -DSQLITE_ENABLE_FTS3
+ -DSQLITE_ENABLE_FTS3_PARENTHESIS -DSQLITE_ENABLE_RTREE=1 -DSQLITE_SOUNDEX=1
+ -DSQLITE_ENABLE_UNLOCK_NOTIFY -DSQLITE_OMIT_LOOKASIDE=1 -DSQLITE_ENABLE_DBSTAT_VTAB
+ -DSQLITE_ALLOW_ROWID_IN_VIEW -DSQLITE_ENABLE_UPDATE_DELETE_LIMIT=1
+ -DSQLITE_ENABLE_LOAD_EXTENSION -DSQLITE_ENABLE_JSON1 -DSQLITE_LIKE_DOESNT_MATCH_BLOBS
+ -DSQLITE_THREADSAFE=1 -DSQLITE_ENABLE_FTS3_TOKENIZER=1 -DSQLITE_USE_URI=1
+ -DSQLITE_MAX_SCHEMA_RETRY=25 -DSQLITE_ENABLE_PREUPDATE_HOOK -DSQLITE_ENABLE_SESSION
+ -DSQLITE_ENABLE_STMTVTAB -DSQLITE_MAX_VARIABLE_NUMBER=250000
+ -DSQLITE_ENABLE_MATH_FUNCTIONS -fno-strict-aliasing"
+
 # rw_sqlite_amalgamation SRC: prints the directory holding sqlite3.c,
 # sqlite3.h and shell.c, generated from the SQLite source tree SRC with its
 # own ./configure && make (the Debian source carries no amalgamation; this
-# needs tclsh), once per tree: cached in $RW_WORK/src/sqlite3/amalgamation.
+# needs tclsh), once per tree: cached in $RW_SRC/sqlite3/amalgamation.
 rw_sqlite_amalgamation() {
-  local src=$1 amalg=$RW_WORK/src/sqlite3/amalgamation
+  local src=$1 amalg=$RW_SRC/sqlite3/amalgamation
   if [ ! -f "$amalg/.done" ] || [ "$(cat "$amalg/.done")" != "$src" ]; then
     rw_ensure_packages tcl make
     rw_log "generating the SQLite amalgamation"
@@ -129,17 +145,22 @@ rw_fresh_tree() {
 #   limit0+asan    the same with AddressSanitizer
 #   limit0+lto     the same with full LTO (-flto): the pass runs in lld
 #   limit0+thinlto the same with ThinLTO (-flto=thin)
+#   default        scopealloc-clang -O2 at the default policy (bounds.sh)
+#   gcc12          gcc-12 -O2 -fstack-usage -fcallgraph-info=su: GCC's own
+#                  frame sizes and call graph, per object (bounds.sh)
 # A program makes the LTO builds it lists in rw_lto ("full thin": zlib;
 # "thin": sqlite, whose LTO links take longest).
 rw_cc() {
   case $1 in
     plain) echo "$RW_CLANG" ;;
+    gcc12) echo "$RW_GCC" ;;
     *) echo "$RW_PREFIX/bin/scopealloc-clang" ;;
   esac
 }
 rw_cflags() {
   case $1 in
-    plain|limit0) echo "-O2" ;;
+    plain|limit0|default) echo "-O2" ;;
+    gcc12) echo "-O2 -fstack-usage -fcallgraph-info=su" ;;
     limit0+asan) echo "-O2 $RW_ASAN" ;;
     limit0+lto) echo "-O2 -flto" ;;
     limit0+thinlto) echo "-O2 -flto=thin" ;;
@@ -150,7 +171,7 @@ rw_cflags() {
 # and Makefiles that do not pass CFLAGS everywhere still get them.
 rw_scopealloc_flags() {
   case $1 in
-    plain) echo "" ;;
+    plain|default|gcc12) echo "" ;;
     *) echo "$RW_LIMIT0" ;;
   esac
 }
@@ -181,8 +202,8 @@ rw_builds() {
 # ScopeAlloc builds; ASan options that make a failure fatal and visible.
 rw_run_env() {
   case $1 in
-    plain) echo "SCOPEALLOC_STATS=0" ;;
-    limit0|limit0+lto|limit0+thinlto) echo "SCOPEALLOC_STATS=1" ;;
+    plain|gcc12) echo "SCOPEALLOC_STATS=0" ;;
+    default|limit0|limit0+lto|limit0+thinlto) echo "SCOPEALLOC_STATS=1" ;;
     limit0+asan) echo "SCOPEALLOC_STATS=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:halt_on_error=1" ;;
   esac
 }

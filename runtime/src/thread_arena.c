@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,21 @@ void sa_thread_arena_set_fiber_hooks(const sa_fiber_hooks *hooks) {
 
 static size_t sa_round_up(size_t n, size_t to) {
   return n + (to - 1 - (n - 1) % to); /* n > 0; may wrap to 0: caller checks */
+}
+
+/* Arena creation and teardown run with the thread's signals blocked: a
+ * handler that runs demoted code in the middle of them would find no arena
+ * (pool->cur still NULL) and create a second one, listing the thread twice
+ * (a cycle in sa_live that hung the next thread exit), or allocate from an
+ * arena already unmapped. Signals sent meanwhile wait until the arena is
+ * whole. Two system calls, once per thread. */
+static void sa_block_signals(sigset_t *old) {
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, old);
+}
+static void sa_restore_signals(const sigset_t *old) {
+  pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
 /* Thread exit runs the pthread-key destructors in up to
@@ -134,6 +150,8 @@ static sa_zombie *sa_zombie_new(scopealloc_pool *pool) {
 /* Thread exit: fold the statistics into the process totals, then unmap. */
 static void sa_thread_arena_destroy(void *arg) {
   scopealloc_pool *pool = (scopealloc_pool *)arg;
+  sigset_t old;
+  sa_block_signals(&old);
   const sa_fiber_hooks *fiber = SA_LOAD(&sa_fiber);
   if (fiber) /* a fiber arena switched in is not ours to unmap */
     fiber->thread_exit();
@@ -170,6 +188,7 @@ static void sa_thread_arena_destroy(void *arg) {
   sa_arena_unmap(pool);
   /* A later pthread-key destructor may still use the pool: start afresh. */
   memset(pool, 0, sizeof *pool);
+  sa_restore_signals(&old);
 }
 
 /* fork: sa_lock is held across it, so the child finds the list whole. Only
@@ -365,15 +384,25 @@ void sa_arena_unmap(scopealloc_pool *pool) {
 static SA_COLD void sa_thread_arena_create(size_t size, size_t align,
                                            const void *caller) {
   scopealloc_pool *pool = &__scopealloc_tls_pool;
+  sigset_t old;
+  sa_block_signals(&old);
+  /* A handler may have made it between the caller's check and here. */
+  if (pool->cur) {
+    sa_restore_signals(&old);
+    return;
+  }
   pthread_once(&sa_once, sa_init_once);
   size_t reserve;
   int chosen = sa_reserve_size(&reserve);
   while (sa_arena_map(pool, reserve) != 0) {
     /* The default is only a guess (ulimit -v, 32-bit hosts): shrink it. A
      * size the user asked for is kept or refused. */
-    if (chosen || reserve <= SA_COMMIT_STEP)
+    if (chosen || reserve <= SA_COMMIT_STEP) {
+      /* The handler may longjmp: leave the thread's mask as it found it. */
+      sa_restore_signals(&old);
       sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_NO_MEMORY, size, align, 0,
               caller);
+    }
     reserve = sa_round_up(reserve / 2, sa_page);
   }
   pool->name = SA_POOL_NAME;
@@ -397,6 +426,7 @@ static SA_COLD void sa_thread_arena_create(size_t size, size_t align,
   pthread_mutex_unlock(&sa_lock);
   if (!SA_LOAD(&sa_unloaded))
     pthread_setspecific(sa_key, pool);
+  sa_restore_signals(&old);
 }
 
 /* The entry points pass their return address down: a failure report names

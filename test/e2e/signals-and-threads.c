@@ -51,8 +51,9 @@ static void on_signal(int sig) {
 }
 
 static void *worker(void *arg) {
-  // Create the arena before handlers may run here: one interrupting the
-  // thread's very first allocation would create it re-entrantly.
+  // A handler may interrupt this first use, which creates the arena (at -O0
+  // the handler's own frame is demoted too): the runtime blocks signals
+  // while it creates one (runtime.signal_in_arena_lifecycle).
   (void)__scopealloc_mark();
   my_index = (int)(long)arg;
   for (unsigned r = 0; r < ROUNDS; ++r)

@@ -125,10 +125,10 @@ SmallVector<Type *, 12> RuntimeABI::poolFields() const {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C);
   Type *U64 = Type::getInt64Ty(C);
-  // cur, limit, high, bound, base, reserve_end, name, allocs, failures,
-  // owner, next, unrounded
+  // cur, limit, high, bound, base, reserve_end, name, unrounded, allocs,
+  // failures, owner, next
   SmallVector<Type *, 12> Fields = {Ptr, Ptr, Ptr, Ptr, Ptr, Ptr,
-                                    Ptr, U64, U64, Ptr, Ptr, Ptr};
+                                    Ptr, Ptr, U64, U64, Ptr, Ptr};
   assert(Fields.size() == SCOPEALLOC_POOL_FIELD_COUNT &&
          Fields[PoolField::Cur] == Ptr && Fields[PoolField::Bound] == Ptr &&
          Fields[PoolField::Allocs] == U64 && "pool fields out of date");

@@ -110,16 +110,17 @@ typedef struct scopealloc_pool {
   char *base;        /* first byte of the arena */
   char *reserve_end; /* how far `limit` may grow (== limit for fixed pools) */
   const char *name;
+  char *unrounded;   /* runtime-private (the default pool's granule) */
   uint64_t allocs;   /* successful allocations (see scopealloc_set_exact_stats) */
   uint64_t failures; /* requests that could not be served */
   const void *owner; /* thread using a non-empty named pool (0 = none) */
   struct scopealloc_pool *next_thread_pool; /* runtime-private list */
-  char *unrounded;   /* runtime-private (the default pool's granule) */
 } scopealloc_pool;
 
 /* The compiler addresses the pool by the field indices of abi_constants.h,
- * over an LLVM struct of 7 pointers, 2 x i64 and 3 pointers: the same
- * offsets on LP64 and ILP32. */
+ * over an LLVM struct of 8 pointers, 2 x i64 and 2 pointers: the same
+ * offsets on LP64 and ILP32 (an even number of pointers before the i64s, so
+ * that no ILP32 target pads them). */
 #ifdef __cplusplus
 #define SCOPEALLOC_STATIC_ASSERT(C, M) static_assert(C, M)
 #else
@@ -138,7 +139,7 @@ SCOPEALLOC_STATIC_ASSERT(offsetof(scopealloc_pool, allocs) ==
                              SCOPEALLOC_POOL_FIELD_ALLOCS * sizeof(void *),
                          "scopealloc_pool.allocs");
 SCOPEALLOC_STATIC_ASSERT(offsetof(scopealloc_pool, owner) ==
-                             7 * sizeof(void *) + 2 * sizeof(uint64_t),
+                             8 * sizeof(void *) + 2 * sizeof(uint64_t),
                          "scopealloc_pool.owner");
 SCOPEALLOC_STATIC_ASSERT(sizeof(scopealloc_pool) ==
                              (SCOPEALLOC_POOL_FIELD_COUNT - 2) *

@@ -49,11 +49,11 @@
 
 /* struct scopealloc_pool: its field count and the indices of the fields the
  * inline fast path touches (`high` only for the static assertions). Fields
- * 0-6 are pointers, 7-8 uint64_t, 9-11 pointers (abi.h checks the offsets). */
+ * 0-7 are pointers, 8-9 uint64_t, 10-11 pointers (abi.h checks the offsets). */
 #define SCOPEALLOC_POOL_FIELD_COUNT 12
 #define SCOPEALLOC_POOL_FIELD_CUR 0
 #define SCOPEALLOC_POOL_FIELD_HIGH 2
 #define SCOPEALLOC_POOL_FIELD_BOUND 3
-#define SCOPEALLOC_POOL_FIELD_ALLOCS 7
+#define SCOPEALLOC_POOL_FIELD_ALLOCS 8
 
 #endif /* SCOPEALLOC_ABI_CONSTANTS_H */

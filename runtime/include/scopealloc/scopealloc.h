@@ -45,7 +45,7 @@ extern "C" {
       (char *)(BUFFER),          (char *)(BUFFER) + (SIZE),                    \
       (char *)(BUFFER),          (char *)0,                                    \
       (char *)(BUFFER),          (char *)(BUFFER) + (SIZE),                    \
-      #NAME,                     0,                                            \
+      #NAME,                     (char *)0,                                    \
       0,                         0,                                            \
       0,                         0};                                           \
   __attribute__((used, section("scopealloc_pools"))) static scopealloc_pool    \

@@ -430,18 +430,18 @@ void *__scopealloc_mark(void) {
  * its frames too). With them on it does not (the byte counts are what was
  * asked for), and records in `unrounded` the lowest top it allocated from
  * that left a ragged top. Every ragged value (a top, or a mark taken at it)
- * lies above that, so once the pool is back at or below it (everything
- * allocated since is released) no ragged value is left and the fast path
- * may open again.
+ * lies above that, so once an allocation starts from at or below it
+ * (everything allocated since is released, and the new top is rounded) no
+ * ragged value is left and the fast path may open again.
  *
  * The flag and the bound are a store-fence-load pair against
  * scopealloc_set_exact_stats (sa_exact_on), which stores them the other way
  * round: either this sees the flag, or sa_exact_on's NULL lands after this
  * store. */
-static SA_COLD void sa_bound_sync(scopealloc_pool *pool) {
+static SA_COLD void sa_bound_sync(scopealloc_pool *pool, const char *from) {
   if (!sa_exact_stats()) {
     char *unrounded = pool->unrounded;
-    if (unrounded && pool->cur > unrounded)
+    if (unrounded && from > unrounded)
       goto closed;
     pool->unrounded = NULL;
     SA_STORE_RELAXED(&pool->bound, pool->high);
@@ -453,11 +453,11 @@ closed:
   SA_STORE_RELAXED(&pool->bound, NULL);
 }
 
-/* After every allocation with exact counts off: one compare unless the peak
- * moved or the fast path is closed. */
-static inline void sa_bound_follow(scopealloc_pool *pool) {
+/* After every allocation with exact counts off (made from top `from`): one
+ * compare unless the peak moved or the fast path is closed. */
+static inline void sa_bound_follow(scopealloc_pool *pool, const char *from) {
   if (SA_UNLIKELY(pool->bound != pool->high))
-    sa_bound_sync(pool);
+    sa_bound_sync(pool, from);
 }
 
 /* Exact counts were turned on: every thread's next frame takes the slow
@@ -527,7 +527,7 @@ static SA_COLD void *sa_thread_alloc_slow(size_t size, size_t align,
     if (pool->bound)
       SA_STORE_RELAXED(&pool->bound, NULL);
   } else {
-    sa_bound_follow(pool);
+    sa_bound_follow(pool, from);
   }
   return p;
 }
@@ -546,11 +546,12 @@ static inline scopealloc_pool *sa_tls_pool(void) {
 static inline void *sa_thread_alloc(size_t size, size_t align,
                                     const void *caller) {
   scopealloc_pool *pool = sa_tls_pool();
+  char *from = pool->cur;
   void *p;
-  if (SA_LIKELY(pool->cur != NULL) &&
+  if (SA_LIKELY(from != NULL) &&
       SA_LIKELY(SA_LOAD_RELAXED(&sa_exact_state) == 0) &&
       SA_LIKELY(sa_bump_rounded(pool, size, align, SA_GRANULE, &p))) {
-    sa_bound_follow(pool);
+    sa_bound_follow(pool, from);
     return p;
   }
   return sa_thread_alloc_slow(size, align, caller);

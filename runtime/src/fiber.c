@@ -165,7 +165,7 @@ static void sa_switch_locked(scopealloc_arena *to) {
   sa_pool_move(tls, load);
   /* Exact counts turned on while it was parked (sa_exact_on reaches only
    * the threads' pools): its frames go to the slow path from now on. */
-  if (tls->bound && sa_exact_stats())
+  if (SA_LOAD_RELAXED(&tls->bound) && sa_exact_stats())
     SA_STORE_RELAXED(&tls->bound, NULL);
   if (to) {
     to->tls = tls;

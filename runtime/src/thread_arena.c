@@ -456,7 +456,7 @@ closed:
 /* After every allocation with exact counts off (made from top `from`): one
  * compare unless the peak moved or the fast path is closed. */
 static inline void sa_bound_follow(scopealloc_pool *pool, const char *from) {
-  if (SA_UNLIKELY(pool->bound != pool->high))
+  if (SA_UNLIKELY(SA_LOAD_RELAXED(&pool->bound) != pool->high))
     sa_bound_sync(pool, from);
 }
 
@@ -524,7 +524,7 @@ static SA_COLD void *sa_thread_alloc_slow(size_t size, size_t align,
     if (((uintptr_t)pool->cur & (SA_GRANULE - 1)) &&
         (!pool->unrounded || from < pool->unrounded))
       pool->unrounded = from;
-    if (pool->bound)
+    if (SA_LOAD_RELAXED(&pool->bound))
       SA_STORE_RELAXED(&pool->bound, NULL);
   } else {
     sa_bound_follow(pool, from);

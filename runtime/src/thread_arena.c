@@ -484,42 +484,41 @@ static SA_COLD void *sa_thread_alloc_slow(size_t size, size_t align,
   uintptr_t granule = exact ? 1 : SA_GRANULE;
   char *from = pool->cur;
   void *p;
-  if (!sa_bump_rounded(pool, size, align, granule, &p)) {
-    if (align & (align - 1))
-      sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_BAD_ALIGNMENT, size,
-              align, 0, caller);
-    uintptr_t cur = (uintptr_t)pool->cur;
-    uintptr_t room = (uintptr_t)pool->reserve_end - cur;
-    uintptr_t mask = align > SA_MIN_ALIGN ? align - 1 : SA_MIN_ALIGN - 1;
-    uintptr_t pad = -cur & mask;
-    if (pad > room || size > room - pad)
-      sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_EXHAUSTED, size, align, 0,
-              caller);
+  if (sa_bump_rounded(pool, size, align, granule, &p))
+    goto served;
+  if (align & (align - 1))
+    sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_BAD_ALIGNMENT, size, align,
+            0, caller);
+  uintptr_t cur = (uintptr_t)pool->cur;
+  uintptr_t room = (uintptr_t)pool->reserve_end - cur;
+  uintptr_t mask = align > SA_MIN_ALIGN ? align - 1 : SA_MIN_ALIGN - 1;
+  uintptr_t pad = -cur & mask;
+  if (pad > room || size > room - pad)
+    sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_EXHAUSTED, size, align, 0,
+            caller);
 
-    size_t committed = (size_t)(pool->limit - pool->base);
-    size_t reserved = (size_t)(pool->reserve_end - pool->base);
-    size_t need = (size_t)(cur + pad + size - (uintptr_t)pool->base);
-    size_t grown = committed + committed / 2;
-    size_t want = sa_round_up(need > grown ? need : grown, SA_COMMIT_STEP);
-    if (want < need || want > reserved) /* wrapped, or past the end */
+  size_t committed = (size_t)(pool->limit - pool->base);
+  size_t reserved = (size_t)(pool->reserve_end - pool->base);
+  size_t need = (size_t)(cur + pad + size - (uintptr_t)pool->base);
+  size_t grown = committed + committed / 2;
+  size_t want = sa_round_up(need > grown ? need : grown, SA_COMMIT_STEP);
+  if (want < need || want > reserved) /* wrapped, or past the end */
+    want = reserved;
+  if (mprotect(pool->limit, want - committed, PROT_READ | PROT_WRITE) != 0) {
+    /* Settle for what this request needs before giving up. */
+    want = sa_round_up(need, sa_page);
+    if (want < need || want > reserved)
       want = reserved;
-    if (mprotect(pool->limit, want - committed, PROT_READ | PROT_WRITE) !=
-        0) {
-      /* Settle for what this request needs before giving up. */
-      want = sa_round_up(need, sa_page);
-      if (want < need || want > reserved)
-        want = reserved;
-      if (mprotect(pool->limit, want - committed, PROT_READ | PROT_WRITE) !=
-          0)
-        sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_NO_MEMORY, size, align,
-                0, caller);
-    }
-    if (sa_hooked())
-      sa_hook_commit(pool, pool->limit, want - committed);
-    pool->limit = pool->base + want;
-    if (!sa_bump_rounded(pool, size, align, granule, &p))
-      __builtin_trap(); /* unreachable: the commit covers the request */
+    if (mprotect(pool->limit, want - committed, PROT_READ | PROT_WRITE) != 0)
+      sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_NO_MEMORY, size, align,
+              0, caller);
   }
+  if (sa_hooked())
+    sa_hook_commit(pool, pool->limit, want - committed);
+  pool->limit = pool->base + want;
+  if (!sa_bump_rounded(pool, size, align, granule, &p))
+    __builtin_trap(); /* unreachable: the commit covers the request */
+served:
   if (exact) {
     if (((uintptr_t)pool->cur & (SA_GRANULE - 1)) &&
         (!pool->unrounded || from < pool->unrounded))

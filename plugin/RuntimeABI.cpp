@@ -125,7 +125,7 @@ SmallVector<Type *, 12> RuntimeABI::poolFields() const {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C);
   Type *U64 = Type::getInt64Ty(C);
-  // cur, limit, high, bound, base, reserve_end, name, unrounded, allocs,
+  // cur, limit, high, base, bound, reserve_end, name, unrounded, allocs,
   // failures, owner, next
   SmallVector<Type *, 12> Fields = {Ptr, Ptr, Ptr, Ptr, Ptr, Ptr,
                                     Ptr, Ptr, U64, U64, Ptr, Ptr};

@@ -106,8 +106,8 @@ typedef struct scopealloc_pool {
   char *cur;         /* next free byte (NULL: the thread has no arena yet) */
   char *limit;       /* end of usable memory; the slow path may raise it */
   char *high;        /* highest `cur` seen: peak use is high - base */
-  char *bound;       /* the inline fast path's: `high`, or NULL (see below) */
   char *base;        /* first byte of the arena */
+  char *bound;       /* the inline fast path's: `high`, or NULL (see below) */
   char *reserve_end; /* how far `limit` may grow (== limit for fixed pools) */
   const char *name;
   char *unrounded;   /* runtime-private (the default pool's granule) */
@@ -129,9 +129,15 @@ typedef struct scopealloc_pool {
 SCOPEALLOC_STATIC_ASSERT(offsetof(scopealloc_pool, cur) ==
                              SCOPEALLOC_POOL_FIELD_CUR * sizeof(void *),
                          "scopealloc_pool.cur");
+SCOPEALLOC_STATIC_ASSERT(offsetof(scopealloc_pool, limit) ==
+                             SCOPEALLOC_POOL_FIELD_LIMIT * sizeof(void *),
+                         "scopealloc_pool.limit");
 SCOPEALLOC_STATIC_ASSERT(offsetof(scopealloc_pool, high) ==
                              SCOPEALLOC_POOL_FIELD_HIGH * sizeof(void *),
                          "scopealloc_pool.high");
+SCOPEALLOC_STATIC_ASSERT(offsetof(scopealloc_pool, base) ==
+                             SCOPEALLOC_POOL_FIELD_BASE * sizeof(void *),
+                         "scopealloc_pool.base");
 SCOPEALLOC_STATIC_ASSERT(offsetof(scopealloc_pool, bound) ==
                              SCOPEALLOC_POOL_FIELD_BOUND * sizeof(void *),
                          "scopealloc_pool.bound");

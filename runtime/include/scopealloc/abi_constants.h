@@ -48,12 +48,17 @@
 #define SCOPEALLOC_POOL_SYMBOL_PREFIX "__scopealloc_pool_"
 
 /* struct scopealloc_pool: its field count and the indices of the fields the
- * inline fast path touches (`high` only for the static assertions). Fields
- * 0-7 are pointers, 8-9 uint64_t, 10-11 pointers (abi.h checks the offsets). */
+ * inline fast path touches (cur, bound; allocs with
+ * -scope-alloc-count-inline-frames) and that tools read from an image's
+ * pools (limit, base). Fields 0-7 are pointers, 8-9 uint64_t, 10-11 pointers
+ * (abi.h checks the offsets); cur, limit, high and base kept their places of
+ * ABI version 2. */
 #define SCOPEALLOC_POOL_FIELD_COUNT 12
 #define SCOPEALLOC_POOL_FIELD_CUR 0
+#define SCOPEALLOC_POOL_FIELD_LIMIT 1
 #define SCOPEALLOC_POOL_FIELD_HIGH 2
-#define SCOPEALLOC_POOL_FIELD_BOUND 3
+#define SCOPEALLOC_POOL_FIELD_BASE 3
+#define SCOPEALLOC_POOL_FIELD_BOUND 4
 #define SCOPEALLOC_POOL_FIELD_ALLOCS 8
 
 #endif /* SCOPEALLOC_ABI_CONSTANTS_H */

@@ -43,8 +43,8 @@ extern "C" {
   SCOPEALLOC_EXTERN_C scopealloc_pool __scopealloc_pool_##NAME;                \
   scopealloc_pool __scopealloc_pool_##NAME = {                                 \
       (char *)(BUFFER),          (char *)(BUFFER) + (SIZE),                    \
-      (char *)(BUFFER),          (char *)0,                                    \
-      (char *)(BUFFER),          (char *)(BUFFER) + (SIZE),                    \
+      (char *)(BUFFER),          (char *)(BUFFER),                             \
+      (char *)0,                 (char *)(BUFFER) + (SIZE),                    \
       #NAME,                     (char *)0,                                    \
       0,                         0,                                            \
       0,                         0};                                           \

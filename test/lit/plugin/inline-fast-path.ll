@@ -20,7 +20,7 @@ target triple = "x86_64-unknown-linux-gnu"
 
 declare void @use(ptr)
 
-; The layout of struct scopealloc_pool, ABI version 3: `bound` is field 3,
+; The layout of struct scopealloc_pool, ABI version 3: `bound` is field 4,
 ; `allocs` field 8.
 ; CHECK: %scopealloc.pool = type { ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }
 ; CHECK: @__scopealloc_tls_pool = external thread_local(initialexec) global %scopealloc.pool
@@ -31,7 +31,7 @@ declare void @use(ptr)
 ; CHECK-NEXT:    %small = alloca [16 x i8], align 4
 ; CHECK-NEXT:    %scopealloc.pool = call ptr @llvm.threadlocal.address.p0(ptr @__scopealloc_tls_pool)
 ; CHECK-NEXT:    %scopealloc.cur = load atomic ptr, ptr %scopealloc.pool monotonic, align 8
-; CHECK-NEXT:    [[BOUNDP:%.*]] = getelementptr inbounds %scopealloc.pool, ptr %scopealloc.pool, i32 0, i32 3
+; CHECK-NEXT:    [[BOUNDP:%.*]] = getelementptr inbounds %scopealloc.pool, ptr %scopealloc.pool, i32 0, i32 4
 ; CHECK-NEXT:    %scopealloc.bound = load atomic ptr, ptr [[BOUNDP]] monotonic, align 8
 ; CHECK-NEXT:    [[UP:%.*]] = getelementptr i8, ptr %scopealloc.cur, i64 31
 ; CHECK-NEXT:    [[FRAME:%.*]] = call ptr @llvm.ptrmask.p0.i64(ptr [[UP]], i64 -32)
@@ -69,7 +69,7 @@ declare void @use(ptr)
 ; rounded up to 16), the slow path gets the frame as it is.
 ; CHECK-LABEL: define void @granule_aligned(
 ; CHECK:         %scopealloc.cur = load atomic ptr, ptr %scopealloc.pool monotonic, align 8
-; CHECK-NEXT:    [[BOUNDP:%.*]] = getelementptr inbounds %scopealloc.pool, ptr %scopealloc.pool, i32 0, i32 3
+; CHECK-NEXT:    [[BOUNDP:%.*]] = getelementptr inbounds %scopealloc.pool, ptr %scopealloc.pool, i32 0, i32 4
 ; CHECK-NEXT:    %scopealloc.bound = load atomic ptr, ptr [[BOUNDP]] monotonic, align 8
 ; CHECK-NEXT:    %scopealloc.end = getelementptr i8, ptr %scopealloc.cur, i64 1504
 ; CHECK-NEXT:    %scopealloc.fits = icmp ule ptr %scopealloc.end, %scopealloc.bound
@@ -105,7 +105,7 @@ declare void @use(ptr)
 ; store: no alignment, no counter.
 ; ASM-LABEL: granule_aligned:
 ; ASM:         movq %fs:(%[[P:[a-z0-9]+]]), %[[CUR:[a-z0-9]+]]
-; ASM-NEXT:    movq %fs:24(%[[P]]), %[[B:[a-z0-9]+]]
+; ASM-NEXT:    movq %fs:32(%[[P]]), %[[B:[a-z0-9]+]]
 ; ASM-NEXT:    leaq 1504(%[[CUR]]), %[[END:[a-z0-9]+]]
 ; ASM-NEXT:    cmpq %[[B]], %[[END]]
 ; ASM-NEXT:    ja

@@ -37,6 +37,18 @@ static cl::opt<GlobalValue::ThreadLocalMode> TLSModelOpt(
                           "processes without static TLS room")),
     cl::init(GlobalValue::InitialExecTLSModel));
 
+// Exact allocation counts at compile time: the inline fast path adds one to
+// the pool's `allocs` for every frame it bumps (a load and a store per
+// frame). Without it the runtime counts only the frames of its slow path,
+// unless exact counts are on at run time (scopealloc_set_exact_stats,
+// SCOPEALLOC_STATS=1), which sends every frame there.
+static cl::opt<bool> CountInlineFrames(
+    "scope-alloc-count-inline-frames",
+    cl::desc("Count every frame the inline fast path bumps in the pool's "
+             "allocs (exact statistics without SCOPEALLOC_STATS=1, at the "
+             "cost of a counter update per frame)"),
+    cl::init(false));
+
 static constexpr const char *PoolTypeName = "scopealloc.pool";
 static constexpr const char *TLSPoolName = SCOPEALLOC_SYM_TLS_POOL;
 /// The private constant that keeps the ABI version reference alive.
@@ -105,19 +117,20 @@ void RuntimeABI::referenceABIVersion() {
 /// the inline fast path touches (scopealloc.h asserts them).
 enum PoolField : unsigned {
   Cur = SCOPEALLOC_POOL_FIELD_CUR,
-  High = SCOPEALLOC_POOL_FIELD_HIGH,
+  Bound = SCOPEALLOC_POOL_FIELD_BOUND,
   Allocs = SCOPEALLOC_POOL_FIELD_ALLOCS
 };
 
-SmallVector<Type *, 10> RuntimeABI::poolFields() const {
+SmallVector<Type *, 12> RuntimeABI::poolFields() const {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C);
   Type *U64 = Type::getInt64Ty(C);
-  // cur, limit, high, base, reserve_end, name, allocs, failures, owner, next
-  SmallVector<Type *, 10> Fields = {Ptr, Ptr, Ptr, Ptr, Ptr,
-                                    Ptr, U64, U64, Ptr, Ptr};
+  // cur, limit, high, base, bound, reserve_end, name, unrounded, allocs,
+  // failures, owner, next
+  SmallVector<Type *, 12> Fields = {Ptr, Ptr, Ptr, Ptr, Ptr, Ptr,
+                                    Ptr, Ptr, U64, U64, Ptr, Ptr};
   assert(Fields.size() == SCOPEALLOC_POOL_FIELD_COUNT &&
-         Fields[PoolField::Cur] == Ptr && Fields[PoolField::High] == Ptr &&
+         Fields[PoolField::Cur] == Ptr && Fields[PoolField::Bound] == Ptr &&
          Fields[PoolField::Allocs] == U64 && "pool fields out of date");
   return Fields;
 }
@@ -337,11 +350,17 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   Type *Ptr = PointerType::getUnqual(C);
   const DataLayout &DL = M.getDataLayout();
   Align PtrAlign = DL.getPointerABIAlignment(0);
-  Align U64Align = DL.getABITypeAlign(Type::getInt64Ty(C));
   // Every allocation starts at least 8-aligned, as the runtime's do; a frame
-  // is never empty, so an arena-less thread (cur == limit == NULL) goes cold.
+  // is never empty, so an arena-less thread (cur == bound == NULL) goes
+  // cold. While the fast path is open the pool's top is a multiple of the
+  // granule, and the fast path keeps it one by rounding the frame's size up
+  // to it, as the runtime then rounds its allocations: a frame aligned to at
+  // most the granule starts at cur. The slow path gets the frame as it is
+  // (with exact counts on, the runtime neither rounds nor needs to).
+  const Align Granule(SCOPEALLOC_DEFAULT_POOL_GRANULE);
   Alignment = std::max(Alignment, Align(SCOPEALLOC_MIN_ALIGN));
   Size = std::max<uint64_t>(Size, 1);
+  const uint64_t FastSize = alignTo(Size, Granule);
 
   // Plain-width atomics (monotonic: an ordinary mov) because other threads
   // read these fields for process statistics.
@@ -362,20 +381,24 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   // The bound is the pool's high-water mark, not its committed limit
   // (high <= limit always): a frame that would set a new peak takes the slow
   // path, which records it, so the fast path never updates the peak. Once a
-  // thread's usual depth has been reached, every frame fits under it.
-  Value *HighAddr = B.CreateStructGEP(PoolTy, Pool, PoolField::High);
-  Value *High = Load(B, Ptr, HighAddr, PtrAlign, "scopealloc.high");
-  // frame = align_up(cur); fits when frame + size <= high. Pointers stay
-  // pointers (ptrmask, not inttoptr) so alias analysis keeps provenance. An
-  // arena-less thread has cur == high == NULL: frame + size > NULL.
-  Value *Frame0 = B.CreateIntrinsic(
-      Intrinsic::ptrmask, {Ptr, IntPtr},
-      {B.CreateGEP(B.getInt8Ty(), Cur,
-                   ConstantInt::get(IntPtr, Alignment.value() - 1)),
-       ConstantInt::get(IntPtr, -Alignment.value())});
+  // thread's usual depth has been reached, every frame fits under it. With
+  // exact counts on, the runtime sets it to NULL: every frame goes cold.
+  Value *BoundAddr = B.CreateStructGEP(PoolTy, Pool, PoolField::Bound);
+  Value *Bound = Load(B, Ptr, BoundAddr, PtrAlign, "scopealloc.bound");
+  // frame = align_up(cur) (cur itself up to the granule); fits when
+  // frame + size <= bound. Pointers stay pointers (ptrmask, not inttoptr)
+  // so alias analysis keeps provenance. An arena-less thread has cur ==
+  // bound == NULL: frame + size > NULL.
+  Value *Frame0 = Cur;
+  if (Alignment > Granule)
+    Frame0 = B.CreateIntrinsic(
+        Intrinsic::ptrmask, {Ptr, IntPtr},
+        {B.CreateGEP(B.getInt8Ty(), Cur,
+                     ConstantInt::get(IntPtr, Alignment.value() - 1)),
+         ConstantInt::get(IntPtr, -Alignment.value())});
   Value *End = B.CreateGEP(B.getInt8Ty(), Frame0,
-                           ConstantInt::get(IntPtr, Size), "scopealloc.end");
-  Value *Fits = B.CreateICmpULE(End, High, "scopealloc.fits");
+                           ConstantInt::get(IntPtr, FastSize), "scopealloc.end");
+  Value *Fits = B.CreateICmpULE(End, Bound, "scopealloc.fits");
 
   Instruction *FastTerm, *SlowTerm;
   SplitBlockAndInsertIfThenElse(Fits, Before, &FastTerm, &SlowTerm,
@@ -387,16 +410,19 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   IRBuilder<> Fast(FastTerm);
   Value *FastFrame = Frame0;
   Store(Fast, End, Pool, PtrAlign);
-  Value *AllocsAddr = Fast.CreateStructGEP(PoolTy, Pool, PoolField::Allocs);
-  Type *U64 = Fast.getInt64Ty();
-  Value *Allocs = Load(Fast, U64, AllocsAddr, U64Align, "scopealloc.allocs");
-  if (DL.getPointerSize() < 8) // no 64-bit atomic mov on 32-bit targets
-    cast<LoadInst>(Allocs)->setAtomic(AtomicOrdering::NotAtomic);
-  Value *MoreAllocs = Fast.CreateAdd(Allocs, ConstantInt::get(U64, 1));
-  StoreInst *StoreAllocs =
-      Fast.CreateAlignedStore(MoreAllocs, AllocsAddr, U64Align);
-  if (DL.getPointerSize() >= 8)
-    StoreAllocs->setAtomic(AtomicOrdering::Monotonic);
+  if (CountInlineFrames) {
+    Value *AllocsAddr = Fast.CreateStructGEP(PoolTy, Pool, PoolField::Allocs);
+    Type *U64 = Fast.getInt64Ty();
+    Align U64Align = DL.getABITypeAlign(U64);
+    Value *Allocs = Load(Fast, U64, AllocsAddr, U64Align, "scopealloc.allocs");
+    if (DL.getPointerSize() < 8) // no 64-bit atomic mov on 32-bit targets
+      cast<LoadInst>(Allocs)->setAtomic(AtomicOrdering::NotAtomic);
+    Value *MoreAllocs = Fast.CreateAdd(Allocs, ConstantInt::get(U64, 1));
+    StoreInst *StoreAllocs =
+        Fast.CreateAlignedStore(MoreAllocs, AllocsAddr, U64Align);
+    if (DL.getPointerSize() >= 8)
+      StoreAllocs->setAtomic(AtomicOrdering::Monotonic);
+  }
 
   IRBuilder<> Slow(SlowTerm);
   Value *SlowMark, *SlowFrame;

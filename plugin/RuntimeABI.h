@@ -47,9 +47,12 @@ public:
 
   /// Emits, before \p Before in the entry block, the bump of one frame of
   /// \p Size bytes from the calling thread's default pool: load cur and
-  /// the high-water mark of __scopealloc_tls_pool, align, check that the
-  /// frame stays under the mark, store the new cur and count the allocation;
-  /// the cold branch (no arena yet, a new peak, growth, exhaustion) calls
+  /// the bound (the high-water mark, or NULL while the runtime counts every
+  /// frame) of __scopealloc_tls_pool, align when the frame needs more than
+  /// the pool's 16-byte granule, check that the frame (its size rounded to
+  /// the granule) stays under the bound and store the new cur (and count the
+  /// frame, with -scope-alloc-count-inline-frames); the cold branch (no
+  /// arena yet, a new peak, exact counts, growth, exhaustion) calls
   /// __scopealloc_frame_slow (or __scopealloc_mark and __scopealloc_alloc
   /// where preserve_most is not available). Splits the entry block; \p
   /// Before starts the joined block. The pool's declaration, when the
@@ -95,7 +98,7 @@ private:
   llvm::GlobalVariable *poolGlobal(llvm::StringRef Pool);
   llvm::StructType *poolType();
   /// The fields of struct scopealloc_pool, in order.
-  llvm::SmallVector<llvm::Type *, 10> poolFields() const;
+  llvm::SmallVector<llvm::Type *, 12> poolFields() const;
   /// Whether a global of type \p Ty can be a scopealloc_pool.
   bool isPoolType(llvm::Type *Ty) const;
 

@@ -163,6 +163,10 @@ static void sa_switch_locked(scopealloc_arena *to) {
   scopealloc_pool *load = to ? &to->pool : &sa_home;
   sa_valgrind_move(tls, load);
   sa_pool_move(tls, load);
+  /* Exact counts turned on while it was parked (sa_exact_on reaches only
+   * the threads' pools): its frames go to the slow path from now on. */
+  if (SA_LOAD_RELAXED(&tls->bound) && sa_exact_stats())
+    SA_STORE_RELAXED(&tls->bound, NULL);
   if (to) {
     to->tls = tls;
     to->home = &sa_home;

@@ -173,9 +173,15 @@ static inline void sa_hook_claimed(scopealloc_pool *pool) { (void)pool; }
 /* Fast path, a handful of instructions: align cur, check the fit without
  * overflow (cur <= limit always holds), bump, count. Fails (returns 0) on a
  * non-power-of-two alignment or when [cur, limit) is too small; the caller's
- * cold path decides whether to grow or report. */
-static inline int sa_bump(scopealloc_pool *pool, size_t size, size_t align,
-                          void **out) {
+ * cold path decides whether to grow or report. The new top is the end of
+ * the allocation rounded up to `granule` (a power of two; 1 for none), which
+ * `limit` must be a multiple of: the default pool keeps its top a multiple
+ * of SCOPEALLOC_DEFAULT_POOL_GRANULE so that the inline fast path needs no
+ * alignment. Tools are told about `size` bytes, so the rounding stays
+ * poisoned under ASan. */
+static inline int sa_bump_rounded(scopealloc_pool *pool, size_t size,
+                                  size_t align, uintptr_t granule,
+                                  void **out) {
   uintptr_t cur = (uintptr_t)pool->cur;
   uintptr_t room = (uintptr_t)pool->limit - cur;
   uintptr_t mask = align > SA_MIN_ALIGN ? align - 1 : SA_MIN_ALIGN - 1;
@@ -183,7 +189,7 @@ static inline int sa_bump(scopealloc_pool *pool, size_t size, size_t align,
   if (SA_UNLIKELY((align & (align - 1)) | (pad > room) | (size > room - pad)))
     return 0;
   char *p = (char *)(cur + pad);
-  char *top = p + size;
+  char *top = (char *)(((uintptr_t)p + size + (granule - 1)) & -granule);
   SA_STORE_RELAXED(&pool->cur, top);
   if (top > pool->high)
     SA_STORE_RELAXED(&pool->high, top);
@@ -192,6 +198,11 @@ static inline int sa_bump(scopealloc_pool *pool, size_t size, size_t align,
     sa_hook_alloc(pool, (const void *)cur, pad, p, size);
   *out = p;
   return 1;
+}
+
+static inline int sa_bump(scopealloc_pool *pool, size_t size, size_t align,
+                          void **out) {
+  return sa_bump_rounded(pool, size, align, 1, out);
 }
 
 /* Fast path: one unsigned compare covers both mark < base and mark > cur. */
@@ -226,6 +237,12 @@ SA_HIDDEN SA_COLD void sa_release_or_fail(scopealloc_pool *pool,
 /* Calls the installed handler; aborts (or traps) if it returns. */
 SA_HIDDEN SA_COLD SA_NORETURN void sa_report(const scopealloc_failure *f);
 
+/* stats.c (layer 2): whether the default pool counts every allocation
+ * (scopealloc_set_exact_stats, SCOPEALLOC_STATS=1). sa_exact_state is 1 or
+ * 0, or -1 until sa_exact_stats has read the environment. */
+extern int sa_exact_state SA_HIDDEN;
+SA_HIDDEN int sa_exact_stats(void);
+
 #if SCOPEALLOC_HOSTED
 /* ---- Layer 2: statistics (stats.c, loaded_pools.c) ---- */
 
@@ -238,8 +255,11 @@ typedef struct sa_process_totals {
 } sa_process_totals;
 typedef void (*sa_totals_fn)(sa_process_totals *out);
 /* The default pool's layer registers its totals before it first serves a
- * request; until then (or without one) the totals are zero. */
-SA_HIDDEN void sa_stats_set_default_pool(sa_totals_fn totals);
+ * request; until then (or without one) the totals are zero. `exact_on` is
+ * called when exact counts are turned on (scopealloc_set_exact_stats): it
+ * sends every thread's next frame to the slow path. */
+SA_HIDDEN void sa_stats_set_default_pool(sa_totals_fn totals,
+                                         void (*exact_on)(void));
 
 /* loaded_pools.c, in the shared runtime only: the named pools of every
  * loaded object (a shared runtime has none of its own). */

@@ -49,10 +49,59 @@ int scopealloc_for_each_pool(void (*fn)(const scopealloc_pool *pool, void *ctx),
   return n;
 }
 
+/* Exact counts of the default pool (scopealloc_set_exact_stats): -1 until
+ * SCOPEALLOC_STATS has been read. */
+#if SCOPEALLOC_HOSTED
+int sa_exact_state = -1;
+static void (*sa_default_pool_exact_on)(void);
+
+static int sa_stats_env(void) {
+  const char *env = getenv("SCOPEALLOC_STATS");
+  return env && *env && strcmp(env, "0") != 0;
+}
+#else
+int sa_exact_state = 0;
+#endif
+
+int sa_exact_stats(void) {
+  int exact = SA_LOAD_RELAXED(&sa_exact_state);
+#if SCOPEALLOC_HOSTED
+  if (SA_UNLIKELY(exact < 0)) {
+    int unread = -1;
+    exact = sa_stats_env();
+    /* A concurrent scopealloc_set_exact_stats wins. */
+    if (!__atomic_compare_exchange_n(&sa_exact_state, &unread, exact, 0,
+                                     __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+      exact = unread;
+  }
+#endif
+  return exact;
+}
+
+int scopealloc_set_exact_stats(int exact) {
+  int old = sa_exact_stats();
+  exact = exact != 0;
+#if SCOPEALLOC_SINGLE_THREADED
+  sa_exact_state = exact;
+#else
+  __atomic_store_n(&sa_exact_state, exact, __ATOMIC_SEQ_CST);
+#endif
+#if SCOPEALLOC_HOSTED
+  /* The threads' fast paths see the flag only in their slow paths: send
+   * them there. Turning it off needs nothing: a slow path that finds it off
+   * opens the fast path again. */
+  void (*on)(void) = SA_LOAD(&sa_default_pool_exact_on);
+  if (exact && on)
+    on();
+#endif
+  return old;
+}
+
 #if SCOPEALLOC_HOSTED
 static sa_totals_fn sa_default_pool_totals;
 
-void sa_stats_set_default_pool(sa_totals_fn totals) {
+void sa_stats_set_default_pool(sa_totals_fn totals, void (*exact_on)(void)) {
+  SA_STORE(&sa_default_pool_exact_on, exact_on);
   SA_STORE(&sa_default_pool_totals, totals);
 }
 
@@ -113,8 +162,7 @@ void scopealloc_print_stats(void) {
 static void sa_print_stats_at_exit(void) { scopealloc_print_stats(); }
 
 __attribute__((constructor)) static void sa_stats_init(void) {
-  const char *env = getenv("SCOPEALLOC_STATS");
-  if (env && *env && strcmp(env, "0") != 0)
+  if (sa_stats_env())
     atexit(sa_print_stats_at_exit);
 }
 #endif

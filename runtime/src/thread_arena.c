@@ -23,6 +23,7 @@
 __thread scopealloc_pool __scopealloc_tls_pool;
 
 #define SA_POOL_NAME "workspace"
+#define SA_GRANULE ((uintptr_t)SCOPEALLOC_DEFAULT_POOL_GRANULE)
 #define SA_COMMIT_STEP ((size_t)1 << 20)
 /* Guard below and above every arena (rounded up to whole pages). */
 #define SA_GUARD_SIZE ((size_t)64 << 10)
@@ -336,12 +337,14 @@ static int sa_reserve_size(size_t *out) {
   return 1;
 }
 
+static void sa_exact_on(void);
+
 /* The reservation behind every default-pool arena (threads' and fibers'). */
 int sa_arena_map(scopealloc_pool *pool, size_t cap) {
   pthread_once(&sa_once, sa_init_once);
   sa_hooks_ensure();
   /* Statistics reads the default pool's totals from here on. */
-  sa_stats_set_default_pool(sa_process_totals_get);
+  sa_stats_set_default_pool(sa_process_totals_get, sa_exact_on);
   if (cap == 0)
     sa_reserve_size(&cap);
   size_t span = cap + 2 * sa_guard;
@@ -364,6 +367,7 @@ int sa_arena_map(scopealloc_pool *pool, size_t cap) {
     return -1;
   }
   pool->base = pool->cur = pool->high = base;
+  pool->bound = sa_exact_stats() ? NULL : base;
   pool->limit = base + commit;
   pool->reserve_end = base + cap;
   __atomic_fetch_add(&sa_reservations, 1, __ATOMIC_RELAXED);
@@ -444,17 +448,74 @@ void *__scopealloc_mark(void) {
   return sa_thread_mark(__builtin_return_address(0));
 }
 
-/* Cold: no arena yet, or [cur, limit) too small: commit more of the
- * reservation (at least 1 MiB, and at least half again what is committed, so
- * the number of mprotect calls stays logarithmic), or report. */
+/* The inline fast path's bound, and the granule.
+ *
+ * `bound` is the high-water mark, so that a frame setting a new peak comes
+ * to the runtime and the peak stays exact; or NULL, so that every frame
+ * comes here: while exact counts are on (each is counted), and while the
+ * pool may hold a top that is not a multiple of SA_GRANULE.
+ *
+ * With exact counts off the runtime rounds the end of every allocation up
+ * to SA_GRANULE, so the top stays a multiple (the inline fast path rounds
+ * its frames too). With them on it does not (the byte counts are what was
+ * asked for), and records in `unrounded` the lowest top it allocated from
+ * that left a ragged top. Every ragged value (a top, or a mark taken at it)
+ * lies above that, so once an allocation starts from at or below it
+ * (everything allocated since is released, and the new top is rounded) no
+ * ragged value is left and the fast path may open again.
+ *
+ * The flag and the bound are a store-fence-load pair against
+ * scopealloc_set_exact_stats (sa_exact_on), which stores them the other way
+ * round: either this sees the flag, or sa_exact_on's NULL lands after this
+ * store. */
+static SA_COLD void sa_bound_sync(scopealloc_pool *pool, const char *from) {
+  if (!sa_exact_stats()) {
+    char *unrounded = pool->unrounded;
+    if (unrounded && from > unrounded)
+      goto closed;
+    pool->unrounded = NULL;
+    SA_STORE_RELAXED(&pool->bound, pool->high);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (!sa_exact_stats())
+      return;
+  }
+closed:
+  SA_STORE_RELAXED(&pool->bound, NULL);
+}
+
+/* After every allocation with exact counts off (made from top `from`): one
+ * compare unless the peak moved or the fast path is closed. */
+static inline void sa_bound_follow(scopealloc_pool *pool, const char *from) {
+  if (SA_UNLIKELY(SA_LOAD_RELAXED(&pool->bound) != pool->high))
+    sa_bound_sync(pool, from);
+}
+
+/* Exact counts were turned on: every thread's next frame takes the slow
+ * path. Fiber arenas parked now get their bound when switched in. */
+static void sa_exact_on(void) {
+  pthread_once(&sa_atfork_once, sa_register_atfork);
+  pthread_mutex_lock(&sa_lock);
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  for (scopealloc_pool *p = sa_live; p; p = p->next_thread_pool)
+    SA_STORE_RELAXED(&p->bound, NULL);
+  pthread_mutex_unlock(&sa_lock);
+}
+
+/* Cold: no arena yet, exact counts on, or [cur, limit) too small: commit
+ * more of the reservation (at least 1 MiB, and at least half again what is
+ * committed, so the number of mprotect calls stays logarithmic), or
+ * report. */
 static SA_COLD void *sa_thread_alloc_slow(size_t size, size_t align,
                                           const void *caller) {
   scopealloc_pool *pool = &__scopealloc_tls_pool;
   if (!pool->cur)
     sa_thread_arena_create(size, align, caller);
+  int exact = sa_exact_stats();
+  uintptr_t granule = exact ? 1 : SA_GRANULE;
+  char *from = pool->cur;
   void *p;
-  if (sa_bump(pool, size, align, &p))
-    return p;
+  if (sa_bump_rounded(pool, size, align, granule, &p))
+    goto served;
   if (align & (align - 1))
     sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_BAD_ALIGNMENT, size, align,
             0, caller);
@@ -485,8 +546,18 @@ static SA_COLD void *sa_thread_alloc_slow(size_t size, size_t align,
   if (sa_hooked())
     sa_hook_commit(pool, pool->limit, want - committed);
   pool->limit = pool->base + want;
-  if (!sa_bump(pool, size, align, &p))
+  if (!sa_bump_rounded(pool, size, align, granule, &p))
     __builtin_trap(); /* unreachable: the commit covers the request */
+served:
+  if (exact) {
+    if (((uintptr_t)pool->cur & (SA_GRANULE - 1)) &&
+        (!pool->unrounded || from < pool->unrounded))
+      pool->unrounded = from;
+    if (SA_LOAD_RELAXED(&pool->bound))
+      SA_STORE_RELAXED(&pool->bound, NULL);
+  } else {
+    sa_bound_follow(pool, from);
+  }
   return p;
 }
 
@@ -499,14 +570,19 @@ static inline scopealloc_pool *sa_tls_pool(void) {
   return pool;
 }
 
-/* Hot path: sa_bump on this thread's arena. */
+/* Hot path, exact counts off: sa_bump on this thread's arena, its top kept
+ * a multiple of SA_GRANULE. */
 static inline void *sa_thread_alloc(size_t size, size_t align,
                                     const void *caller) {
   scopealloc_pool *pool = sa_tls_pool();
+  char *from = pool->cur;
   void *p;
-  if (SA_LIKELY(pool->cur != NULL) &&
-      SA_LIKELY(sa_bump(pool, size, align, &p)))
+  if (SA_LIKELY(from != NULL) &&
+      SA_LIKELY(SA_LOAD_RELAXED(&sa_exact_state) == 0) &&
+      SA_LIKELY(sa_bump_rounded(pool, size, align, SA_GRANULE, &p))) {
+    sa_bound_follow(pool, from);
     return p;
+  }
   return sa_thread_alloc_slow(size, align, caller);
 }
 

@@ -146,7 +146,7 @@ void *TVMBackendAllocWorkspace(int device_type, int device_id, uint64_t nbytes,
   sa_tvm_block *b = &s->blocks[s->count++];
   b->ptr = p;
   b->mark = cur;
-  b->end = p + size;
+  b->end = pool->cur; /* the top: the runtime may round the size up */
   b->freed = 0;
   return p;
 }

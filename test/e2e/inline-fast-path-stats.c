@@ -1,11 +1,17 @@
-// The inline fast path keeps the statistics the runtime would: the same
-// allocs and peak per thread whether frames are bumped inline or by calls,
-// a thread's first frame goes through the slow path that creates its arena,
-// and a thread started after others exited gets a working arena again.
+// With statistics on (SCOPEALLOC_STATS=1), code built with the inline fast
+// path keeps the statistics the runtime would: the same allocs and peak per
+// thread whether frames are bumped inline or by calls, a thread's first
+// frame goes through the slow path that creates its arena, and a thread
+// started after others exited gets a working arena again. So does code
+// built with -scope-alloc-count-inline-frames without them. (Statistics
+// off: inline-fast-path-counts.c.)
 // RUN: %scc -O2 -pthread %s -o %t.inline
 // RUN: %scc -O2 -pthread -mllvm -scope-alloc-inline-fast-path=false %s -o %t.calls
-// RUN: %t.inline | sort > %t.inline.out && FileCheck %s < %t.inline.out
-// RUN: %t.calls | sort > %t.calls.out && diff %t.inline.out %t.calls.out
+// RUN: %scc -O2 -pthread -mllvm -scope-alloc-count-inline-frames %s -o %t.counted
+// RUN: env SCOPEALLOC_STATS=1 %t.inline 2>/dev/null | sort > %t.inline.out && FileCheck %s < %t.inline.out
+// RUN: env SCOPEALLOC_STATS=1 %t.calls 2>/dev/null | sort > %t.calls.out && diff %t.inline.out %t.calls.out
+// RUN: %t.calls | sort > %t.calls-nostats.out && diff %t.inline.out %t.calls-nostats.out
+// RUN: %t.counted | sort > %t.counted.out && diff %t.inline.out %t.counted.out
 // The inline build has no runtime call on the hot path of frame():
 // RUN: llvm-objdump -d --no-show-raw-insn %t.inline | FileCheck %s --check-prefix=ASM
 // ASM-LABEL: <frame>:

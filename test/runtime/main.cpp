@@ -40,6 +40,10 @@ int main(int argc, char **argv) {
   // Death tests re-execute the binary: the tests start threads, and forking
   // a multi-threaded process is what the "fast" style warns about.
   GTEST_FLAG_SET(death_test_style, "threadsafe");
+  // Byte-exact figures and exact counts, as SCOPEALLOC_STATS=1 gives them:
+  // what the tests assert. Tests of the default mode (the granule, the inline
+  // fast path's bound) turn this off themselves (fast_path_test.cpp).
+  scopealloc_set_exact_stats(1);
   testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }

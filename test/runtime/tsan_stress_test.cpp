@@ -214,4 +214,49 @@ TEST(TsanStress, NamedPoolsContendedAcrossThreads) {
   EXPECT_GT(refused[0].load() + refused[1].load(), 0u);
 }
 
+// Exact counts turned on and off while threads allocate: the bound of a
+// thread's pool is written by scopealloc_set_exact_stats in another thread.
+// Whenever a thread's fast path is open (bound not NULL) its top is on the
+// 16-byte grid, whatever was allocated with exact counts on meanwhile.
+TEST(TsanStress, ExactCountsToggledWhileThreadsAllocate) {
+  constexpr int kWorkers = 8, kRounds = 3000;
+  const int was = scopealloc_set_exact_stats(0);
+  std::atomic<bool> go{false}, stop{false};
+  std::atomic<int> bad{0}, off_grid{0};
+  std::vector<std::thread> workers;
+  for (int t = 0; t < kWorkers; ++t)
+    workers.emplace_back([&, t] {
+      std::minstd_rand rng(t + 500);
+      while (!go.load())
+        std::this_thread::yield();
+      for (int r = 0; r < kRounds; ++r) {
+        // Under the nest, a block of a ragged size: its top stays live.
+        void *m = __scopealloc_mark();
+        __scopealloc_alloc(1 + rng() % 100, 8);
+        if (!NestedFrames(rng, t))
+          bad++;
+        scopealloc_pool *pool = &__scopealloc_tls_pool;
+        char *bound = __atomic_load_n(&pool->bound, __ATOMIC_RELAXED);
+        if (bound &&
+            (uintptr_t(pool->cur) & (SCOPEALLOC_DEFAULT_POOL_GRANULE - 1)))
+          off_grid++;
+        __scopealloc_release(m);
+      }
+    });
+  std::thread toggler([&] {
+    for (int on = 1; !stop.load(); on ^= 1) {
+      scopealloc_set_exact_stats(on);
+      sched_yield();
+    }
+  });
+  go = true;
+  for (auto &w : workers)
+    w.join();
+  stop = true;
+  toggler.join();
+  scopealloc_set_exact_stats(was);
+  EXPECT_EQ(bad.load(), 0);
+  EXPECT_EQ(off_grid.load(), 0);
+}
+
 } // namespace

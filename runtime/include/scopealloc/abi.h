@@ -9,7 +9,9 @@
  * resumes only has to restore its own mark.
  *
  * Allocation: `align` is a power of two (0 means 1); every allocation starts
- * at least 8-aligned (the ASan shadow granule); size 0 yields the aligned top.
+ * at least 8-aligned (the ASan shadow granule), and in the default pool at
+ * least 16-aligned (SCOPEALLOC_DEFAULT_POOL_GRANULE: its top is always a
+ * multiple of 16); size 0 yields the aligned top.
  * A request that does not fit, even one whose size would wrap the address
  * space, goes to the exhaustion handler, which must not return (the runtime
  * aborts if it does): an allocation that returns has succeeded.
@@ -97,25 +99,28 @@ extern "C" {
 
 /* SCOPEALLOC_ABI_VERSION: see abi_constants.h. */
 
-/* One LIFO arena. `cur`, `high` and `allocs` are ABI: the compiler's
- * inline fast path bumps `cur` while it stays under `high` and counts the
- * allocation itself, so statistics stay exact without a call. */
+/* One LIFO arena. `cur` and `bound` are ABI: the compiler's inline fast
+ * path bumps `cur` while the frame's end stays at or under `bound`, and
+ * sends every other frame to the runtime (__scopealloc_frame_slow). */
 typedef struct scopealloc_pool {
   char *cur;         /* next free byte (NULL: the thread has no arena yet) */
   char *limit;       /* end of usable memory; the slow path may raise it */
   char *high;        /* highest `cur` seen: peak use is high - base */
   char *base;        /* first byte of the arena */
+  char *bound;       /* the inline fast path's: `high`, or NULL (see below) */
   char *reserve_end; /* how far `limit` may grow (== limit for fixed pools) */
   const char *name;
-  uint64_t allocs;   /* successful allocations (a fast-path frame is one) */
+  char *unrounded;   /* runtime-private (the default pool's granule) */
+  uint64_t allocs;   /* successful allocations (see scopealloc_set_exact_stats) */
   uint64_t failures; /* requests that could not be served */
   const void *owner; /* thread using a non-empty named pool (0 = none) */
   struct scopealloc_pool *next_thread_pool; /* runtime-private list */
 } scopealloc_pool;
 
 /* The compiler addresses the pool by the field indices of abi_constants.h,
- * over an LLVM struct of 6 pointers, 2 x i64 and 2 pointers: the same
- * offsets on LP64 and ILP32. */
+ * over an LLVM struct of 8 pointers, 2 x i64 and 2 pointers: the same
+ * offsets on LP64 and ILP32 (an even number of pointers before the i64s, so
+ * that no ILP32 target pads them). */
 #ifdef __cplusplus
 #define SCOPEALLOC_STATIC_ASSERT(C, M) static_assert(C, M)
 #else
@@ -124,14 +129,23 @@ typedef struct scopealloc_pool {
 SCOPEALLOC_STATIC_ASSERT(offsetof(scopealloc_pool, cur) ==
                              SCOPEALLOC_POOL_FIELD_CUR * sizeof(void *),
                          "scopealloc_pool.cur");
+SCOPEALLOC_STATIC_ASSERT(offsetof(scopealloc_pool, limit) ==
+                             SCOPEALLOC_POOL_FIELD_LIMIT * sizeof(void *),
+                         "scopealloc_pool.limit");
 SCOPEALLOC_STATIC_ASSERT(offsetof(scopealloc_pool, high) ==
                              SCOPEALLOC_POOL_FIELD_HIGH * sizeof(void *),
                          "scopealloc_pool.high");
+SCOPEALLOC_STATIC_ASSERT(offsetof(scopealloc_pool, base) ==
+                             SCOPEALLOC_POOL_FIELD_BASE * sizeof(void *),
+                         "scopealloc_pool.base");
+SCOPEALLOC_STATIC_ASSERT(offsetof(scopealloc_pool, bound) ==
+                             SCOPEALLOC_POOL_FIELD_BOUND * sizeof(void *),
+                         "scopealloc_pool.bound");
 SCOPEALLOC_STATIC_ASSERT(offsetof(scopealloc_pool, allocs) ==
                              SCOPEALLOC_POOL_FIELD_ALLOCS * sizeof(void *),
                          "scopealloc_pool.allocs");
 SCOPEALLOC_STATIC_ASSERT(offsetof(scopealloc_pool, owner) ==
-                             6 * sizeof(void *) + 2 * sizeof(uint64_t),
+                             8 * sizeof(void *) + 2 * sizeof(uint64_t),
                          "scopealloc_pool.owner");
 SCOPEALLOC_STATIC_ASSERT(sizeof(scopealloc_pool) ==
                              (SCOPEALLOC_POOL_FIELD_COUNT - 2) *
@@ -170,14 +184,18 @@ void *__scopealloc_alloc(size_t size, size_t align)
         SCOPEALLOC_ALLOC_ALIGN(2);
 void __scopealloc_release(void *mark) SCOPEALLOC_NOTHROW;
 
-/* The calling thread's default pool, for the inline fast path: `cur` and
- * `limit` are NULL until __scopealloc_mark or __scopealloc_alloc has created
- * the arena (and again after the thread's arena was returned at its exit), so
- * the fast path's single check also sends a thread's first frame to the
- * slow path. That check is align_up(cur) + size <= high, against the
- * high-water mark rather than `limit` (high <= limit): a frame that would
- * set a new peak goes through the runtime, which records it, so the fast
- * path keeps the peak exact without updating it. */
+/* The calling thread's default pool, for the inline fast path: a frame of
+ * alignment <= 16 starts at `cur` (always a multiple of 16), its size is
+ * rounded up to 16, and it fits when cur + size <= bound. `bound` is the
+ * high-water mark `high` (<= limit), so a frame that would set a new peak
+ * goes through the runtime, which records it: the peak stays exact without
+ * the fast path updating it. The fast path does not count its frames in
+ * `allocs`; when exact counts are asked for (scopealloc_set_exact_stats,
+ * SCOPEALLOC_STATS=1) the runtime sets `bound` to NULL, and every frame goes
+ * through the runtime, which counts it. `cur` and `bound` are NULL until
+ * __scopealloc_mark or __scopealloc_alloc has created the arena (and again
+ * after the thread's arena was returned at its exit), so the same check also
+ * sends a thread's first frame to the slow path. */
 #if !defined(__STDC_HOSTED__) || __STDC_HOSTED__
 extern __thread scopealloc_pool __scopealloc_tls_pool;
 #endif

@@ -8,7 +8,7 @@
 
 /* Bumped whenever struct scopealloc_pool or an entry point changes; it is
  * the shared runtime's SOVERSION (runtime/CMakeLists.txt reads it here). */
-#define SCOPEALLOC_ABI_VERSION 2
+#define SCOPEALLOC_ABI_VERSION 3
 
 #define SCOPEALLOC_ABI_CAT_(A, B) A##B
 #define SCOPEALLOC_ABI_CAT(A, B) SCOPEALLOC_ABI_CAT_(A, B)
@@ -27,6 +27,12 @@
  * rounds up to it, as the runtime does). */
 #define SCOPEALLOC_MIN_ALIGN 8
 
+/* The default pool's `cur` is always a multiple of this: the runtime rounds
+ * the end of every allocation from it up to one, and the inline fast path
+ * rounds its frames' sizes likewise, so a frame aligned to at most this
+ * starts at `cur` itself, without an alignment step. */
+#define SCOPEALLOC_DEFAULT_POOL_GRANULE 16
+
 /* Symbol names the pass emits. */
 #define SCOPEALLOC_SYMBOL_PREFIX "__scopealloc_"
 #define SCOPEALLOC_SYM_MARK "__scopealloc_mark"
@@ -42,11 +48,17 @@
 #define SCOPEALLOC_POOL_SYMBOL_PREFIX "__scopealloc_pool_"
 
 /* struct scopealloc_pool: its field count and the indices of the fields the
- * inline fast path touches. Fields 0-5 are pointers, 6-7 uint64_t, 8-9
- * pointers (abi.h checks the offsets). */
-#define SCOPEALLOC_POOL_FIELD_COUNT 10
+ * inline fast path touches (cur, bound; allocs with
+ * -scope-alloc-count-inline-frames) and that tools read from an image's
+ * pools (limit, base). Fields 0-7 are pointers, 8-9 uint64_t, 10-11 pointers
+ * (abi.h checks the offsets); cur, limit, high and base kept their places of
+ * ABI version 2. */
+#define SCOPEALLOC_POOL_FIELD_COUNT 12
 #define SCOPEALLOC_POOL_FIELD_CUR 0
+#define SCOPEALLOC_POOL_FIELD_LIMIT 1
 #define SCOPEALLOC_POOL_FIELD_HIGH 2
-#define SCOPEALLOC_POOL_FIELD_ALLOCS 6
+#define SCOPEALLOC_POOL_FIELD_BASE 3
+#define SCOPEALLOC_POOL_FIELD_BOUND 4
+#define SCOPEALLOC_POOL_FIELD_ALLOCS 8
 
 #endif /* SCOPEALLOC_ABI_CONSTANTS_H */

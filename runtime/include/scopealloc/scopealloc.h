@@ -46,7 +46,10 @@ extern "C" {
   __attribute__((used)) scopealloc_pool __scopealloc_pool_##NAME = {          \
       (char *)(BUFFER),          (char *)(BUFFER) + (SIZE),                    \
       (char *)(BUFFER),          (char *)(BUFFER),                             \
-      (char *)(BUFFER) + (SIZE), #NAME, 0, 0, 0, 0};                                                   \
+      (char *)0,                 (char *)(BUFFER) + (SIZE),                    \
+      #NAME,                     (char *)0,                                    \
+      0,                         0,                                            \
+      0,                         0};                                           \
   __attribute__((used, section("scopealloc_pools"))) static scopealloc_pool    \
       *const scopealloc_pool_entry_##NAME = &__scopealloc_pool_##NAME
 
@@ -139,6 +142,19 @@ int scopealloc_for_each_pool(void (*fn)(const scopealloc_pool *pool, void *ctx),
 /* Prints every pool's statistics to stderr. SCOPEALLOC_STATS=1 in the
  * environment does this at exit. */
 void scopealloc_print_stats(void) SCOPEALLOC_NOTHROW;
+
+/* Exact allocation counts for the default pool. `current`, `peak`,
+ * `capacity` and `failures` are always exact, and so are the counts of
+ * named pools. The default pool's `allocs`, by default, counts what went
+ * through the runtime: calls (dynamic allocations, sanitizer builds,
+ * -scope-alloc-inline-fast-path=false) and the inline fast path's frames
+ * that took its slow path (a thread's first frame, a new peak, growth), but
+ * not the frames bumped inline. With exact counts on, every frame of the
+ * default pool goes through the runtime (a call per frame), which counts it.
+ * SCOPEALLOC_STATS=1 in the environment turns them on from the start; this
+ * turns them on (nonzero) or off from now on, in every thread, and returns
+ * the previous setting. */
+int scopealloc_set_exact_stats(int exact) SCOPEALLOC_NOTHROW;
 
 /* ---- Fibers and coroutines (hosted only) ---- */
 

@@ -3,17 +3,17 @@
 ; hard-coded 8 (an 8-aligned access to a 4-aligned slot claims more than the
 ; slot guarantees). Frames with setjmp and with a catching landing pad, and
 ; the inline fast path, for armv7 and i686.
-; RUN: %opt %loadplugin -passes='scope-alloc,verify' -S %s \
+; RUN: %opt %loadplugin -scope-alloc-count-inline-frames -passes='scope-alloc,verify' -S %s \
 ; RUN:   -mtriple=armv7-unknown-linux-gnueabihf \
 ; RUN:   -data-layout='e-m:e-p:32:32-Fi8-i64:64-v128:64:128-a:0:32-n32-S64' \
 ; RUN:   | FileCheck %s --check-prefixes=CHECK,ARM
-; RUN: %opt %loadplugin -passes='scope-alloc,verify' -S %s \
+; RUN: %opt %loadplugin -scope-alloc-count-inline-frames -passes='scope-alloc,verify' -S %s \
 ; RUN:   -mtriple=i686-unknown-linux-gnu \
 ; RUN:   -data-layout='e-m:e-p:32:32-p270:32:32-p271:32:32-p272:64:64-i128:128-f64:32:64-f80:32-n8:16:32-S128' \
 ; RUN:   | FileCheck %s --check-prefixes=CHECK,X86
 ; No access to the slot or the pool claims 8-byte alignment on either target
 ; (the only 8-aligned accesses are armv7's i64 counter, whose i64 is 8-aligned).
-; RUN: %opt %loadplugin -passes='scope-alloc,verify' -S %s \
+; RUN: %opt %loadplugin -scope-alloc-count-inline-frames -passes='scope-alloc,verify' -S %s \
 ; RUN:   -mtriple=i686-unknown-linux-gnu \
 ; RUN:   -data-layout='e-m:e-p:32:32-p270:32:32-p271:32:32-p272:64:64-i128:128-f64:32:64-f80:32-n8:16:32-S128' \
 ; RUN:   | FileCheck %s --check-prefix=NO8
@@ -67,10 +67,11 @@ lpad:
 }
 
 ; The inline bump reads and writes the pool's pointers 4-aligned; its i64
-; allocation counter has the target's i64 alignment (8 on armv7, 4 on i686).
+; allocation counter (-scope-alloc-count-inline-frames) has the target's i64
+; alignment (8 on armv7, 4 on i686).
 ; CHECK-LABEL: define void @inline_frame(
 ; CHECK:         %scopealloc.cur = load atomic ptr, ptr %scopealloc.pool monotonic, align 4
-; CHECK:         %scopealloc.high = load atomic ptr, ptr {{%.*}} monotonic, align 4
+; CHECK:         %scopealloc.bound = load atomic ptr, ptr {{%.*}} monotonic, align 4
 ; CHECK:       scopealloc.fast:
 ; CHECK-NEXT:    store atomic ptr %scopealloc.end, ptr %scopealloc.pool monotonic, align 4
 ; ARM:           %scopealloc.allocs = load i64, ptr {{%.*}}, align 8

@@ -20,17 +20,17 @@
 ; RUN: %opt %loadplugin -passes=scope-alloc,verify -S %t/compatible.ll | FileCheck %s --check-prefix=OK
 ; RUN: %opt %loadplugin -passes=scope-alloc,verify -S %t/compatible-aarch64.ll | FileCheck %s --check-prefix=OK64
 
-; TLS: error: scope-alloc: @__scopealloc_tls_pool conflicts with the ScopeAlloc runtime: it is not thread_local; expected an external thread_local global holding struct scopealloc_pool '{ ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }' (runtime ABI version 2), as <scopealloc/scopealloc.h> declares it. No function of the module was rewritten
+; TLS: error: scope-alloc: @__scopealloc_tls_pool conflicts with the ScopeAlloc runtime: it is not thread_local; expected an external thread_local global holding struct scopealloc_pool '{ ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }' (runtime ABI version 3), as <scopealloc/scopealloc.h> declares it. No function of the module was rewritten
 ; NOCRASH-NOT: Broken module
 ; NOCRASH-NOT: Stack dump
 ; TLSFN: error: scope-alloc: @__scopealloc_tls_pool conflicts with the ScopeAlloc runtime: it is a function; expected an external thread_local global
 ; TLSTY: error: scope-alloc: @__scopealloc_tls_pool conflicts with the ScopeAlloc runtime: its type is '[16 x i8]'; expected an external thread_local global
-; POOLTY: error: scope-alloc: type %scopealloc.pool conflicts with the ScopeAlloc runtime: its body is '{ i32 }'; expected struct scopealloc_pool '{ ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }' (runtime ABI version 2). No function of the module was rewritten
+; POOLTY: error: scope-alloc: type %scopealloc.pool conflicts with the ScopeAlloc runtime: its body is '{ i32 }'; expected struct scopealloc_pool '{ ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }' (runtime ABI version 3). No function of the module was rewritten
 ; FNTY: error: scope-alloc: @__scopealloc_alloc conflicts with the ScopeAlloc runtime: it is declared with type 'i32 (i32)'; expected a function of type 'ptr (i64, i64)' (<scopealloc/scopealloc.h> declares it)
 ; FNSLOW: error: scope-alloc: @__scopealloc_frame_slow conflicts with the ScopeAlloc runtime: it is declared with type 'ptr (i64, i64)'; expected a function of type '{ ptr, ptr } (i64, i64)'
 ; FNGV: error: scope-alloc: @__scopealloc_release conflicts with the ScopeAlloc runtime: it is a global variable; expected a function of type 'void (ptr)'
 ; FNNOTE: error: scope-alloc: @__scopealloc_note_frame conflicts with the ScopeAlloc runtime: it is declared with type 'i32 (i32)'; expected a function of type 'void (ptr, ptr)'
-; NAMED: error: scope-alloc: @__scopealloc_pool_npu conflicts with the ScopeAlloc runtime: it is thread_local; expected a global (not thread_local) holding struct scopealloc_pool '{ ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }' (runtime ABI version 2), as SCOPEALLOC_DEFINE_POOL defines it
+; NAMED: error: scope-alloc: @__scopealloc_pool_npu conflicts with the ScopeAlloc runtime: it is thread_local; expected a global (not thread_local) holding struct scopealloc_pool '{ ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }' (runtime ABI version 3), as SCOPEALLOC_DEFINE_POOL defines it
 ; RESERVED: error: scope-alloc: in function 'f': '%buf' would move to pool 'mark', whose symbol __scopealloc_pool_mark is a function of the runtime: rename the pool
 
 ; OK-NOT: __scopealloc_tls_pool.
@@ -132,7 +132,7 @@ define void @f() {
 }
 ;--- named-pool.ll
 target triple = "x86_64-unknown-linux-gnu"
-%scopealloc.pool = type { ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }
+%scopealloc.pool = type { ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }
 @__scopealloc_pool_npu = thread_local global %scopealloc.pool zeroinitializer
 declare void @use(ptr)
 define void @f() {
@@ -153,7 +153,7 @@ define void @f() {
 ;--- compatible.ll
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
-%struct.scopealloc_pool = type { ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }
+%struct.scopealloc_pool = type { ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }
 @__scopealloc_tls_pool = external thread_local global %struct.scopealloc_pool, align 8
 @__scopealloc_pool_npu = global %struct.scopealloc_pool zeroinitializer, align 64
 declare preserve_mostcc { ptr, ptr } @__scopealloc_frame_slow(i64 noundef, i64 noundef)

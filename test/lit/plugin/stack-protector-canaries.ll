@@ -47,8 +47,11 @@ declare i32 @__gxx_personality_v0(...)
 ; CHECK:       scopealloc.stack_chk_fail:
 ; CHECK-NEXT:    call void @__stack_chk_fail() #[[NORETURN:[0-9]+]]
 ; CHECK-NEXT:    unreachable
+; Inline, the top moves by the frame rounded up to the pool's 16-byte
+; granule; the slow path gets the frame as it is.
 ; INLINE-LABEL: define i32 @two(
-; INLINE:         %scopealloc.end = getelementptr i8, ptr %{{.*}}, i64 372
+; INLINE:         %scopealloc.end = getelementptr i8, ptr %{{.*}}, i64 384
+; INLINE:         call preserve_mostcc { ptr, ptr } @__scopealloc_frame_slow(i64 372, i64 16)
 ; INLINE:       then.canary.ok:
 ; INLINE-NEXT:    store atomic ptr %scopealloc.mark, ptr %scopealloc.pool monotonic, align 8
 ; INLINE-NEXT:    ret i32 1

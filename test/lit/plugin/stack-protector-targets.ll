@@ -17,7 +17,8 @@
 ; RUN: %opt %loadplugin -scope-alloc-max-stack-alloca=0 -passes='scope-alloc,globaldce' %t/thumb.ll | llc -O0 -o - | FileCheck %s --check-prefix=THUMB-ASM
 ; RUN: %opt %loadplugin -scope-alloc-max-stack-alloca=0 -passes='scope-alloc,globaldce' %t/thumb.ll | llc -O2 -o - | FileCheck %s --check-prefix=THUMB-ASM
 
-; I686: %scopealloc.end = getelementptr i8, ptr %{{.*}}, i32 260
+; I686: %scopealloc.end = getelementptr i8, ptr %{{.*}}, i32 272
+; I686: call nonnull align 8 ptr @__scopealloc_alloc(i32 260, i32 8)
 ; I686: %[[G:.*]] = load volatile i32, ptr addrspace(256) inttoptr (i32 20 to ptr addrspace(256))
 ; I686: store volatile i32 %[[G]], ptr %scopealloc.canary.addr, align 1
 ; I686: call void @__stack_chk_fail()

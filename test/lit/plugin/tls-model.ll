@@ -35,7 +35,7 @@ target triple = "x86_64-unknown-linux-gnu"
 
 ; BAD: Cannot find option named 'local-exec'
 
-;DECL: %struct.scopealloc_pool = type { ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }
+;DECL: %struct.scopealloc_pool = type { ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }
 ;DECL: @__scopealloc_tls_pool = external thread_local global %struct.scopealloc_pool, align 8
 
 declare void @use(ptr)

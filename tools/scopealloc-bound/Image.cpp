@@ -1,6 +1,7 @@
 //===- Image.cpp - What scopealloc-bound reads from an ELF file -----------===//
 #include "Image.h"
 #include "FactsFormat.h"
+#include "scopealloc/abi_constants.h"
 
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Object/ELFObjectFile.h"
@@ -187,12 +188,15 @@ private:
       StringRef Data = contents(**Sec);
       uint64_t Off = *Value - (*Sec)->getAddress();
       unsigned W = Img.AddressSize;
-      if (Off > Data.size() || Data.size() - Off < 4 * W)
+      constexpr unsigned LimitField = SCOPEALLOC_POOL_FIELD_LIMIT,
+                         BaseField = SCOPEALLOC_POOL_FIELD_BASE;
+      static_assert(LimitField < BaseField, "read up to base");
+      if (Off > Data.size() || Data.size() - Off < (BaseField + 1) * W)
         continue;
       DataExtractor DE(Data, Obj.isLittleEndian(), W);
-      uint64_t At = Off + W; // limit, then high, then base
+      uint64_t At = Off + LimitField * W;
       uint64_t Limit = DE.getAddress(&At);
-      At = Off + 3 * W;
+      At = Off + BaseField * W;
       uint64_t Base = DE.getAddress(&At);
       if (Base && Limit > Base)
         Structs[Name->drop_front(PoolPrefix.size()).str()] = {

@@ -19,7 +19,10 @@
 #   --chart PNG  where the chart goes (default <out>/bench.png);
 #   --out DIR    where results go (default <build>/bench, <build> being
 #                $SCOPEALLOC_BUILD_DIR or build/);
-#   --no-build   use the existing build instead of running scripts/build.sh.
+#   --no-build   use the existing build instead of running scripts/build.sh;
+#   --rounds N   N interleaved rounds of speedtest1 and of the compile (and N
+#                repetitions of the frame benchmark) instead of 5 (10): on a
+#                noisy machine more rounds narrow the medians.
 # Writes <out>/results.json, prints a Markdown table (targets, PASS/MISS)
 # and draws the chart with scripts/bench/chart.py. The machine should be
 # otherwise idle: the load average is recorded with the results. On 2 cores
@@ -32,7 +35,7 @@ out=$build/bench
 command_line="bash scripts/bench/run.sh${*:+ $*}"
 
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
-parts=() quick=0 chart= no_build=0
+parts=() quick=0 chart= no_build=0 rounds=
 while [ $# -gt 0 ]; do
   case $1 in
     --micro) parts+=(micro) ;;
@@ -42,6 +45,8 @@ while [ $# -gt 0 ]; do
     --chart) chart=${2:?--chart needs a file name}; shift ;;
     --out) out=${2:?--out needs a directory}; shift ;;
     --no-build) no_build=1 ;;
+    --rounds) rounds=${2:?--rounds needs a number}; shift
+      case $rounds in ''|*[!0-9]*|0) echo "run.sh: --rounds needs a number > 0, not '$rounds'" >&2; exit 2 ;; esac ;;
     -h|--help) usage 0 ;;
     *) echo "run.sh: unknown argument '$1'" >&2; usage 2 >&2 ;;
   esac
@@ -58,6 +63,7 @@ if [ $quick = 1 ]; then
 else
   micro_reps=10 micro_min_time=0.5 st_size=200 st_rounds=5 cc_rounds=5
 fi
+[ -z "$rounds" ] || micro_reps=$rounds st_rounds=$rounds cc_rounds=$rounds
 
 log() { printf '[bench] %s\n' "$*" >&2; }
 # Debian's python3, which has python3-matplotlib (not a pyenv or venv one).

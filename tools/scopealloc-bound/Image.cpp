@@ -70,6 +70,29 @@ class Reader {
 public:
   Reader(const ELFObjectFileBase &Obj, Image &Img) : Obj(Obj), Img(Img) {}
 
+  /// .dynamic: linked against shared libraries; and whether calls through
+  /// the PLT are bound lazily (DT_JMPREL without BIND_NOW), so that the
+  /// first call through each slot runs the dynamic linker's resolver.
+  void readDynamic(const SectionRef &S) {
+    Img.Dynamic = true;
+    StringRef Data = contents(S);
+    unsigned W = Img.AddressSize;
+    DataExtractor DE(Data, Obj.isLittleEndian(), W);
+    bool PltRelocs = false, Now = false;
+    for (uint64_t At = 0; At + 2 * W <= Data.size();) {
+      uint64_t Tag = DE.getAddress(&At), Val = DE.getAddress(&At);
+      if (Tag == ELF::DT_NULL)
+        break;
+      if (Tag == ELF::DT_JMPREL && Val)
+        PltRelocs = true;
+      else if (Tag == ELF::DT_BIND_NOW ||
+               (Tag == ELF::DT_FLAGS && (Val & ELF::DF_BIND_NOW)) ||
+               (Tag == ELF::DT_FLAGS_1 && (Val & ELF::DF_1_NOW)))
+        Now = true;
+    }
+    Img.LazyBinding = PltRelocs && !Now;
+  }
+
   Error read() {
     Img.EMachine = Obj.getEMachine();
     Img.Machine = std::string(Obj.getFileFormatName());
@@ -89,7 +112,7 @@ public:
       else if (isVectorTable(*Name))
         readVectors(S);
       else if (*Name == ".dynamic")
-        Img.Dynamic = true;
+        readDynamic(S);
     }
     if (!Img.Relocatable) {
       readAddressesInData();

@@ -90,6 +90,9 @@ struct Image {
   /// Linked against shared libraries (has .dynamic): an undefined weak
   /// function may still be defined at run time.
   bool Dynamic = false;
+  /// Calls through the PLT are bound at their first call (no -z now): the
+  /// dynamic linker's resolver then runs on the caller's stack, uncounted.
+  bool LazyBinding = false;
   unsigned StackSizeEntries = 0;
   /// Function addresses stored in allocated data, or in dynamic relocations.
   std::set<uint64_t> AddressesInData;

@@ -141,8 +141,14 @@ static json::Array chainJSON(const CallGraph &G, const ResourceBound &R) {
       O["repeat"] = int64_t(St.Repeat);
     if (!St.RepeatFrom.empty())
       O["repeat_from"] = St.RepeatFrom;
-    if (St.Assumed)
+    if (St.Assumed) {
       O["assumed"] = true;
+      // Where the size comes from, as the text says it: "built-in",
+      // "--assume", or "<config file>:<line>".
+      if (St.Node != ChainStep::ExceptionFrame &&
+          !G.Nodes[St.Node].AssumedFrom.empty())
+        O["assumed_from"] = G.Nodes[St.Node].AssumedFrom;
+    }
     if (St.Unknown)
       O["unbounded"] = true;
     if (St.Node != ChainStep::ExceptionFrame) {

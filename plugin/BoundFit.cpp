@@ -4,6 +4,7 @@
 #include "FactsFormat.h"
 #include "FrameBudget.h"
 #include "Placement.h"
+#include "RuntimeABI.h"
 #include "StackFacts.h"
 #include "StackPolicy.h"
 
@@ -40,7 +41,19 @@ static cl::opt<int64_t> FrameOverheadOption(
              "address and saved registers (default: per target, "
              "docs/bound-fit.md)"));
 
+static cl::opt<int64_t> RuntimeStackOption(
+    "scope-alloc-fit-runtime-stack", cl::init(-1), cl::value_desc("bytes"),
+    cl::desc("Stack the stack-bound fit counts below a function that takes "
+             "memory from a pool, for the runtime's slow path (default: "
+             "scopealloc-bound's assumption on hosted targets, 256 bytes on "
+             "freestanding ones, docs/bound-fit.md)"));
+
 namespace scopealloc {
+
+/// Freestanding runtimes (lib/baremetal/<triple>) have no formatted output
+/// and small frames: the longest chain of the thumbv7em runtime's slow
+/// path (.stack_sizes, exhaustion report included) is about 130 bytes.
+static constexpr uint64_t FreestandingRuntimeStack = 256;
 
 bool wholeProgramRequested() { return WholeProgramOption; }
 
@@ -206,17 +219,7 @@ private:
         auto It = BySymbol.find(C.Name);
         if (It == BySymbol.end() && (C.Flags & facts::CallWeak))
           continue; // may be absent; defined, it would be in the module
-        FitNode &Callee = node(C.Name);
-        if (!Callee.F && !Callee.Assumed && Callee.Causes.empty()) {
-          if (auto A = S.Assumed.find(C.Name); A != S.Assumed.end())
-            Callee.Assumed = A->second;
-          else
-            Callee.Causes.push_back("a call from '" + N->Name + "' to '" +
-                                    C.Name +
-                                    "', which is not in the program's "
-                                    "bitcode and has no assumed stack size");
-        }
-        addCallee(*N, Callee);
+        addCallee(*N, callee(C.Name, *N));
       }
       for (const auto &[Type, Sites] : N->Facts.IndirectCalls) {
         auto It = ByType.find(Type);
@@ -229,10 +232,54 @@ private:
         for (FitNode *Callee : It->second)
           addCallee(*N, *Callee);
       }
+      if (auto It = Plans.find(N->F); It != Plans.end())
+        for (const AllocaDecision &D : It->second.Decisions)
+          if (D.Action == AllocaDecision::Demote)
+            addCallee(*N, runtime(D.Pool, *N));
       for (AllocaInst *AI : stackAllocas(*N->F, /*Static=*/false))
         N->Causes.push_back("the dynamic allocation '" + describeValue(*AI) +
                             "' on the stack of '" + N->Name + "'");
     }
+  }
+
+  /// The node of \p Name, called from \p Caller; code outside the bitcode
+  /// has the size scopealloc-bound's table assumes, or no bound.
+  FitNode &callee(StringRef Name, const FitNode &Caller) {
+    FitNode &Callee = node(Name.str());
+    if (!Callee.F && !Callee.Assumed && Callee.Causes.empty()) {
+      if (auto A = S.Assumed.find(Name); A != S.Assumed.end())
+        Callee.Assumed = A->second;
+      else
+        Callee.Causes.push_back("a call from '" + Caller.Name + "' to '" +
+                                Name.str() +
+                                "', which is not in the program's bitcode "
+                                "and has no assumed stack size");
+    }
+    return Callee;
+  }
+
+  /// The runtime function a frame that takes memory from \p Pool calls
+  /// when the fast path does not serve it (RuntimeABI.h): its stack counts
+  /// below every function that demotes, as scopealloc-bound counts it.
+  FitNode &runtime(StringRef Pool, const FitNode &Caller) {
+    StringRef Name = !Pool.empty() ? "__scopealloc_pool_alloc"
+                     : RuntimeABI::canInlineDefaultPool(*Caller.F)
+                         ? "__scopealloc_frame_slow"
+                         : "__scopealloc_alloc";
+    FitNode &N = callee(Name, Caller);
+    if (!N.F) {
+      // The hosted runtime has no facts in the image: scopealloc-bound
+      // assumes its table's size; a freestanding one carries facts, with
+      // small frames.
+      Triple T(M.getTargetTriple());
+      if (RuntimeStackOption >= 0)
+        N.Assumed = RuntimeStackOption;
+      else if (T.getOS() == Triple::UnknownOS)
+        N.Assumed = FreestandingRuntimeStack;
+      if (N.Assumed)
+        N.Causes.clear();
+    }
+    return N;
   }
 
   static void addCallee(FitNode &N, FitNode &Callee) {
@@ -442,12 +489,13 @@ private:
         });
         return;
       }
-      if (!demoteOne(E, EntryText, BoundText)) {
+      if (!demoteOne(Entry, E, EntryText, BoundText)) {
         warn(EntryText + " needs an estimated " + std::to_string(E.Bytes) +
              " bytes of stack, over its bound of " + BoundText +
-             ", and no buffer on its critical chain can leave the stack (what "
-             "remains is frame overhead, buffers that must stay, or code "
-             "outside the program's bitcode); critical chain: " +
+             ", and moving no buffer on its critical chain lowers that (what "
+             "remains is frame overhead, buffers that must stay, code "
+             "outside the program's bitcode, or buffers whose move would add "
+             "the runtime's slow path below them); critical chain: " +
              chainText(E));
         return;
       }
@@ -455,9 +503,11 @@ private:
     }
   }
 
-  /// Moves the buffer on \p E's chain that gains least from the stack;
-  /// false when none may move.
-  bool demoteOne(const Estimate &E, StringRef EntryText, StringRef BoundText) {
+  /// Moves the buffer on \p E's chain that gains least from the stack
+  /// among those whose move lowers the estimate (a move adds the runtime's
+  /// slow path below its function); false when none does.
+  bool demoteOne(FitNode &Entry, const Estimate &E, StringRef EntryText,
+                 StringRef BoundText) {
     SmallVector<AllocaDecision *, 8> Movable;
     SmallVector<BudgetCandidate, 8> Candidates;
     SmallVector<FitNode *, 8> Owners;
@@ -477,22 +527,36 @@ private:
           Owners.push_back(L.N);
         }
     }
-    if (Movable.empty())
-      return false;
-    unsigned Least = rankByBenefit(Candidates).back();
-    AllocaDecision &D = *Movable[Least];
-    const StackPolicy &P = *Plans.find(Owners[Least]->F)->second.Policy;
-    D.Action = AllocaDecision::Demote;
-    D.Pool = P.Pool;
-    D.Rule = PlacementRule::FitStackBound;
-    D.Reason = std::to_string(*D.Size) + " bytes are within the " +
-               limitText(P) + ", but " + EntryText.str() + " needs an estimated " +
-               std::to_string(E.Bytes) + " bytes of stack, over its bound of " +
-               BoundText.str() +
-               ", and of the buffers on its critical chain this one gains "
-               "least from the stack";
-    Owners[Least]->OwnCache.reset();
-    return true;
+    SmallVector<unsigned, 8> Order = rankByBenefit(Candidates);
+    for (unsigned I : reverse(Order)) { // least benefit first
+      AllocaDecision &D = *Movable[I];
+      FitNode &Owner = *Owners[I];
+      const StackPolicy &P = *Plans.find(Owner.F)->second.Policy;
+      AllocaDecision Before = D;
+      size_t CalleesBefore = Owner.Callees.size();
+      D.Action = AllocaDecision::Demote;
+      D.Pool = P.Pool;
+      D.Rule = PlacementRule::FitStackBound;
+      addCallee(Owner, runtime(D.Pool, Owner));
+      Owner.OwnCache.reset();
+      Estimate After = estimate(Entry);
+      if (After.Bounded && After.Bytes < E.Bytes) {
+        D.Reason = std::to_string(*D.Size) + " bytes are within the " +
+                   limitText(P) + ", but " + EntryText.str() +
+                   " needs an estimated " + std::to_string(E.Bytes) +
+                   " bytes of stack, over its bound of " + BoundText.str() +
+                   ", and of the buffers on its critical chain whose move "
+                   "lowers that, this one gains least from the stack";
+        return true;
+      }
+      LLVM_DEBUG(dbgs() << "fit: moving " << describeValue(*D.Alloca)
+                        << " would not lower " << E.Bytes << " bytes ("
+                        << After.Bytes << ")\n");
+      D = Before;
+      Owner.Callees.resize(CalleesBefore);
+      Owner.OwnCache.reset();
+    }
+    return false;
   }
 
   Module &M;

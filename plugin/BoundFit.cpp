@@ -478,9 +478,8 @@ private:
         OptimizationRemarkEmitter ORE(Entry.F);
         ORE.emit([&] {
           OptimizationRemark R(DEBUG_TYPE, "StackBoundFits", Entry.F);
-          R << EntryText << ": estimated stack "
-            << ore::NV("Estimate", E.Bytes) << " bytes, within its bound of "
-            << BoundText;
+          R << EntryText << ": estimated stack " << ore::NV("Estimate", E.Bytes)
+            << " bytes, within its bound of " << BoundText;
           if (Moved)
             R << " after moving " << ore::NV("Moved", Moved)
               << (Moved == 1 ? " buffer" : " buffers")

@@ -1,4 +1,4 @@
-//===- BoundFit.h - Fit entry points' stacks to the policy's bounds -*- C++ -*-===//
+//===- BoundFit.h - Fit entry points' stacks to their bounds ----*- C++ -*-===//
 //
 // When the module is the whole program (the full-LTO link, or opt with
 // -scope-alloc-whole-program) and the policy gives a stack bound

@@ -281,8 +281,8 @@ PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
   }
   // Stack bounds are fitted over the whole program: all functions are
   // planned before any is rewritten (BoundFit.h).
-  bool WholeProgram = this->WholeProgram ||
-                      (Stage != LinkStep && wholeProgramRequested());
+  bool WholeProgram =
+      this->WholeProgram || (Stage != LinkStep && wholeProgramRequested());
   bool Fitting = WholeProgram && Fit.hasStackBound();
   if (Stage == LinkStep && !WholeProgram && Fit.hasStackBound())
     Fit.warnNotWholeProgram();
@@ -294,8 +294,8 @@ PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
   };
   std::vector<std::unique_ptr<FunctionPlan>> Planned;
   for (auto [F, FunctionPolicy] : Work) {
-    std::unique_ptr<FunctionPlan> Plan = planFunction(
-        *F, FAM, *FunctionPolicy, Report ? &*Report : nullptr);
+    std::unique_ptr<FunctionPlan> Plan =
+        planFunction(*F, FAM, *FunctionPolicy, Report ? &*Report : nullptr);
     if (!Plan)
       continue;
     if (!Fitting) {

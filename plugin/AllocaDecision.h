@@ -33,6 +33,8 @@ enum class PlacementRule : uint8_t {
   WithinLimit,   ///< "within-limit": at most the limit
   OverBudget,    ///< "over-budget": within the limit, but not the budget
   WithDynamic,   ///< "with-dynamic": moves with the other dynamic allocas
+  FitStackBound, ///< "fit-stack-bound": moved so that an entry point's
+                 ///< estimated stack fits its bound (BoundFit.h)
 };
 
 llvm::StringRef ruleName(PlacementRule R);

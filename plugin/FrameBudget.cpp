@@ -31,9 +31,8 @@ double stackBenefit(const Value &Ptr, uint64_t Size) {
   return double(Accesses) / double(std::max<uint64_t>(Size, 1));
 }
 
-SmallVector<BudgetChoice, 8>
-chooseWithinBudget(ArrayRef<BudgetCandidate> Candidates, uint64_t Used,
-                   uint64_t Budget) {
+SmallVector<unsigned, 8> rankByBenefit(ArrayRef<BudgetCandidate> Candidates,
+                                       SmallVectorImpl<double> *Benefits) {
   SmallVector<double, 8> Benefit;
   SmallVector<unsigned, 8> Order;
   for (auto [I, C] : enumerate(Candidates)) {
@@ -45,6 +44,16 @@ chooseWithinBudget(ArrayRef<BudgetCandidate> Candidates, uint64_t Used,
       return Benefit[A] > Benefit[B];
     return Candidates[A].Size < Candidates[B].Size;
   });
+  if (Benefits)
+    *Benefits = std::move(Benefit);
+  return Order;
+}
+
+SmallVector<BudgetChoice, 8>
+chooseWithinBudget(ArrayRef<BudgetCandidate> Candidates, uint64_t Used,
+                   uint64_t Budget) {
+  SmallVector<double, 8> Benefit;
+  SmallVector<unsigned, 8> Order = rankByBenefit(Candidates, &Benefit);
   LLVM_DEBUG(dbgs() << "frame budget " << Budget << " bytes, " << Used
                     << " bytes must stay\n");
   SmallVector<BudgetChoice, 8> Choices;

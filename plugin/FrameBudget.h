@@ -40,6 +40,14 @@ struct BudgetChoice {
   uint64_t Used;
 };
 
+/// The indices of \p Candidates, most benefit first: accesses per byte,
+/// then smaller, then given order. The frame budget keeps from the front;
+/// the stack-bound fit (BoundFit.h) moves from the back. \p Benefits, when
+/// given, receives each candidate's benefit.
+llvm::SmallVector<unsigned, 8>
+rankByBenefit(llvm::ArrayRef<BudgetCandidate> Candidates,
+              llvm::SmallVectorImpl<double> *Benefits = nullptr);
+
 /// Ranks \p Candidates by benefit and keeps each that still fits \p Budget
 /// on top of the \p Used bytes that must stay anyway.
 llvm::SmallVector<BudgetChoice, 8>

@@ -42,6 +42,8 @@ StringRef ruleName(PlacementRule R) {
     return "over-budget";
   case PlacementRule::WithDynamic:
     return "with-dynamic";
+  case PlacementRule::FitStackBound:
+    return "fit-stack-bound";
   }
   llvm_unreachable("all rules handled");
 }
@@ -312,6 +314,7 @@ void FunctionPlanner::decide(AllocaDecision &D) {
   case PlacementRule::CannotMove:
   case PlacementRule::OverBudget:
   case PlacementRule::WithDynamic:
+  case PlacementRule::FitStackBound:
     break;
   }
   llvm_unreachable("placeBuffer gives per-buffer rules only");

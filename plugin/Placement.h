@@ -12,6 +12,9 @@
 //   over-budget   the kept buffers must fit the frame budget; those that must
 //                 stay count first, the others by benefit (FrameBudget.h)
 //   with-dynamic  dynamic allocas move together (llvm.stackrestore)
+// then, over the whole program (full LTO, BoundFit.h):
+//   fit-stack-bound  kept buffers on an entry point's critical call chain
+//                 move while its estimated stack exceeds the policy's bound
 //
 // scope-alloc plans every alloca with FunctionPlanner; scope-alloc-promote
 // asks placeByScope/placeBuffer whether a workspace call may become an

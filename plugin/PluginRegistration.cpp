@@ -108,7 +108,8 @@ static void registerScopeAlloc(PassBuilder &PB) {
       });
   PB.registerFullLinkTimeOptimizationLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(ScopeAllocPass(ScopeAllocPass::LinkStep));
+        MPM.addPass(ScopeAllocPass(ScopeAllocPass::LinkStep,
+                                   /*WholeProgram=*/true));
       });
 }
 

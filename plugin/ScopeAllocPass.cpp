@@ -2,6 +2,7 @@
 #include "ScopeAllocPass.h"
 #include "AllocaDecision.h"
 #include "AllocaDemotion.h"
+#include "BoundFit.h"
 #include "Diagnostics.h"
 #include "LTODeferral.h"
 #include "Placement.h"
@@ -21,6 +22,7 @@
 #include "llvm/IR/Module.h"
 
 #include <cstdio>
+#include <memory>
 
 #define DEBUG_TYPE "scope-alloc"
 
@@ -165,17 +167,26 @@ static void countDecision(const AllocaDecision &D) {
   }
 }
 
-/// Decides and rewrites one function; true when it changed. Records the
-/// decisions in \p Report when a report was asked for.
-static bool runOnFunction(Function &F, FunctionAnalysisManager &FAM,
-                          const ModulePolicy &ModulePolicy,
-                          ModuleReport *Report, PoolUsage &Usage,
-                          StackFacts &Facts) {
+/// One function's decisions, made and not yet applied.
+struct FunctionPlan {
+  FunctionPlan(Function &F, StackPolicy P)
+      : F(F), Policy(std::move(P)), Planner(F, Policy) {}
+  Function &F;
+  StackPolicy Policy;
+  FunctionPlanner Planner;
+};
+
+/// Decides one function; null when there is nothing to apply (the policy
+/// leaves it alone, or an error was reported). Records the failures in
+/// \p Report when a report was asked for.
+static std::unique_ptr<FunctionPlan>
+planFunction(Function &F, FunctionAnalysisManager &FAM,
+             const ModulePolicy &ModulePolicy, ModuleReport *Report) {
   std::optional<StackPolicy> Policy = policyForFunction(ModulePolicy, F);
   if (!Policy) {
     if (Report)
       Report->addFailedFunction(F);
-    return false; // the policy error was reported
+    return nullptr; // the policy error was reported
   }
   if (!Policy->Enabled) {
     if (Report)
@@ -185,27 +196,36 @@ static bool runOnFunction(Function &F, FunctionAnalysisManager &FAM,
              << "'" << ore::NV("Function", &F)
              << "' left alone: " << ore::NV("Reason", Policy->Source);
     });
-    return false;
+    return nullptr;
   }
-  FunctionPlanner Planner(F, *Policy);
-  if (!Planner.plan()) {
+  auto Plan = std::make_unique<FunctionPlan>(F, std::move(*Policy));
+  if (!Plan->Planner.plan()) {
     if (Report)
       Report->addFailedFunction(F);
-    return false; // errors were reported; nothing is half-rewritten
+    return nullptr; // errors were reported; nothing is half-rewritten
   }
+  return Plan;
+}
+
+/// Rewrites one planned function; true when it changed. Records the
+/// decisions in \p Report when a report was asked for.
+static bool applyPlan(FunctionPlan &Plan, FunctionAnalysisManager &FAM,
+                      ModuleReport *Report, PoolUsage &Usage,
+                      StackFacts &Facts) {
+  Function &F = Plan.F;
   if (Report)
-    Report->addFunction(F, *Policy, Planner.Decisions);
+    Report->addFunction(F, Plan.Policy, Plan.Planner.Decisions);
 
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
   SmallVector<DemotionRequest, 8> Requests;
-  for (const AllocaDecision &D : Planner.Decisions) {
-    emitRemark(ORE, D, *Policy);
+  for (const AllocaDecision &D : Plan.Planner.Decisions) {
+    emitRemark(ORE, D, Plan.Policy);
     countDecision(D);
     if (D.Action == AllocaDecision::Demote)
       Requests.push_back({D.Alloca, D.Pool});
   }
   FunctionDemotion Demotion =
-      demoteAllocas(F, Requests, Planner.stackSaveMayMoveToArena());
+      demoteAllocas(F, Requests, Plan.Planner.stackSaveMayMoveToArena());
   if (Report)
     Report->addDemotion(F, Demotion);
   Usage.addFunction(F, Demotion);
@@ -243,6 +263,9 @@ PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
   CompileStepPolicies Policies(M, Policy, Params);
   PoolUsage Usage(M);
   StackFacts Facts(M, Stage == LinkStep);
+  // The functions this run decides, with their policies.
+  SmallVector<std::pair<Function *, const ModulePolicy *>, 32> Work;
+  BoundFit Fit(M);
   for (Function &F : M) {
     if (F.isDeclaration() || F.hasFnAttribute(DecidedAttr) ||
         (Stage == LinkStep && !F.hasFnAttribute(CompileOptionsAttr)))
@@ -253,11 +276,39 @@ PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
         Report->addFailedFunction(F);
       continue;
     }
-    if (runOnFunction(F, FAM, *FunctionPolicy, Report ? &*Report : nullptr,
-                      Usage, Facts)) {
-      Changed = true;
-      FAM.invalidate(F, PreservedAnalyses::none());
+    Work.push_back({&F, FunctionPolicy});
+    Fit.addPolicy(*FunctionPolicy);
+  }
+  // Stack bounds are fitted over the whole program: all functions are
+  // planned before any is rewritten (BoundFit.h).
+  bool WholeProgram =
+      this->WholeProgram || (Stage != LinkStep && wholeProgramRequested());
+  bool Fitting = WholeProgram && Fit.hasStackBound();
+  if (Stage == LinkStep && !WholeProgram && Fit.hasStackBound())
+    Fit.warnNotWholeProgram();
+  auto Apply = [&](FunctionPlan &Plan) {
+    if (!applyPlan(Plan, FAM, Report ? &*Report : nullptr, Usage, Facts))
+      return;
+    Changed = true;
+    FAM.invalidate(Plan.F, PreservedAnalyses::none());
+  };
+  std::vector<std::unique_ptr<FunctionPlan>> Planned;
+  for (auto [F, FunctionPolicy] : Work) {
+    std::unique_ptr<FunctionPlan> Plan =
+        planFunction(*F, FAM, *FunctionPolicy, Report ? &*Report : nullptr);
+    if (!Plan)
+      continue;
+    if (!Fitting) {
+      Apply(*Plan);
+      continue;
     }
+    Fit.addPlan(*F, Plan->Policy, Plan->Planner.Decisions);
+    Planned.push_back(std::move(Plan));
+  }
+  if (Fitting) {
+    Fit.run();
+    for (std::unique_ptr<FunctionPlan> &Plan : Planned)
+      Apply(*Plan);
   }
   // Decided: not again by the link (after a sanitizer's compile step), nor
   // by a plugin loaded twice into it.

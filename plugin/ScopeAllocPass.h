@@ -26,7 +26,10 @@ public:
   ///                step deferred them, with that step's options
   enum StageTy { Anywhere, CompileStep, LinkStep };
 
-  explicit ScopeAllocPass(StageTy Stage = Anywhere) : Stage(Stage) {
+  /// \p WholeProgram: the module is the whole program (full LTO's link),
+  /// where the policy's stack bounds are fitted (BoundFit.h).
+  explicit ScopeAllocPass(StageTy Stage = Anywhere, bool WholeProgram = false)
+      : Stage(Stage), WholeProgram(WholeProgram) {
     Params.Origin = PolicyOptions::PassParameters;
   }
   explicit ScopeAllocPass(PolicyOptions Params) : Params(std::move(Params)) {}
@@ -41,6 +44,7 @@ public:
 private:
   PolicyOptions Params;
   StageTy Stage = Anywhere;
+  bool WholeProgram = false;
 };
 
 } // namespace scopealloc

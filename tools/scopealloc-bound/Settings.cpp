@@ -57,23 +57,26 @@ Error readPolicy(StringRef Path, StringRef Tag, StringRef Triple, Settings &S) {
                        : " and no target's triples match " + Triple.str())
             : "no target's triples match " + Triple.str();
   }
-  for (const PolicyTarget *T : Apply) {
-    std::string In = "of target '" + T->Name + "' in " + Path.str();
-    const BoundFields &B = T->Bounds;
-    if (B.StackBound)
-      S.StackBound = Limit{*B.StackBound, "'stack-bound' " + In};
-    for (const auto &[Entry, Bytes] : B.Entries) {
-      S.EntryBounds[Entry] = Limit{Bytes, "'entries' " + In};
-      S.Entries.push_back(Entry);
-    }
-    for (const auto &[Pool, Bytes] : B.PoolSizes)
-      S.PoolSizes[Pool] = Limit{Bytes, "'pool-sizes' " + In};
-    for (const auto &[Function, Depth] : B.Recursion) {
-      S.RecursionDepth[Function] = Depth;
-      S.RecursionFrom[Function] = "'recursion' " + In;
-    }
-  }
+  for (const PolicyTarget *T : Apply)
+    addTargetBounds(*T, Path, S);
   return Error::success();
+}
+
+void addTargetBounds(const PolicyTarget &T, StringRef Path, Settings &S) {
+  std::string In = "of target '" + T.Name + "' in " + Path.str();
+  const BoundFields &B = T.Bounds;
+  if (B.StackBound)
+    S.StackBound = Limit{*B.StackBound, "'stack-bound' " + In};
+  for (const auto &[Entry, Bytes] : B.Entries) {
+    S.EntryBounds[Entry] = Limit{Bytes, "'entries' " + In};
+    S.Entries.push_back(Entry);
+  }
+  for (const auto &[Pool, Bytes] : B.PoolSizes)
+    S.PoolSizes[Pool] = Limit{Bytes, "'pool-sizes' " + In};
+  for (const auto &[Function, Depth] : B.Recursion) {
+    S.RecursionDepth[Function] = Depth;
+    S.RecursionFrom[Function] = "'recursion' " + In;
+  }
 }
 
 bool declaresBound(const Settings &S) {

@@ -97,6 +97,9 @@ struct FitNode {
   std::vector<FitNode *> Callees;
   std::vector<std::string> Causes; ///< why its own use is unknown
   std::optional<uint64_t> Assumed; ///< elsewhere: the tool's assumed stack
+  /// Elsewhere, with no assumed size: native code the link adds (start-up
+  /// code, a runtime archive) whose frames only the link's check sees.
+  bool OutsideBitcode = false;
   std::optional<uint64_t> OwnCache;
 };
 
@@ -168,6 +171,10 @@ struct Estimate {
   bool Bounded = true;
   std::vector<Link> Chain;
   std::vector<std::string> Causes;
+  /// Reached functions outside the bitcode without an assumed size, counted
+  /// as 0: Bytes is then a lower bound, and every move it asks for is one
+  /// the whole program needs too.
+  std::vector<std::string> Outside;
 };
 
 class Fitter {
@@ -250,10 +257,7 @@ private:
       if (auto A = S.Assumed.find(Name); A != S.Assumed.end())
         Callee.Assumed = A->second;
       else
-        Callee.Causes.push_back("a call from '" + Caller.Name + "' to '" +
-                                Name.str() +
-                                "', which is not in the program's bitcode "
-                                "and has no assumed stack size");
+        Callee.OutsideBitcode = true;
     }
     return Callee;
   }
@@ -366,6 +370,9 @@ private:
           V.Unbounded = true;
           append_range(E.Causes, N->Causes);
         }
+        if (N->OutsideBitcode && !N->Assumed &&
+            !is_contained(E.Outside, N->Name))
+          E.Outside.push_back(N->Name);
       }
       uint64_t Exit = 0;
       for (FitNode *N : Members)
@@ -466,12 +473,24 @@ private:
       Estimate E = estimate(Entry);
       LLVM_DEBUG(dbgs() << "fit: " << EntryText << ": " << E.Bytes
                         << " bytes, chain " << chainText(E) << "\n");
+      // Code the link adds outside the bitcode (start-up code, a native
+      // runtime) is counted as 0 here: the estimate is then a lower bound,
+      // and scopealloc-bound --check, which sees those frames, decides.
+      std::string Outside;
+      if (!E.Outside.empty()) {
+        Outside = " (not counting ";
+        for (size_t I = 0; I < E.Outside.size(); ++I)
+          Outside += (I ? ", '" : "'") + E.Outside[I] + "'";
+        Outside += ", outside the program's bitcode without an assumed "
+                   "size: the link's check counts them)";
+      }
       if (!E.Bounded) {
         std::string Causes;
         for (const std::string &C : E.Causes)
           Causes += (Causes.empty() ? "" : "; ") + C;
         warn(EntryText + " cannot be fitted to its stack bound of " +
-             BoundText + ": its stack has no bound because of " + Causes);
+             BoundText + ": its stack has no bound because of " + Causes +
+             Outside);
         return;
       }
       if (E.Bytes <= Bound->Bytes) {
@@ -479,7 +498,7 @@ private:
         ORE.emit([&] {
           OptimizationRemark R(DEBUG_TYPE, "StackBoundFits", Entry.F);
           R << EntryText << ": estimated stack " << ore::NV("Estimate", E.Bytes)
-            << " bytes, within its bound of " << BoundText;
+            << " bytes" << Outside << ", within its bound of " << BoundText;
           if (Moved)
             R << " after moving " << ore::NV("Moved", Moved)
               << (Moved == 1 ? " buffer" : " buffers")
@@ -495,7 +514,7 @@ private:
              "remains is frame overhead, buffers that must stay, code "
              "outside the program's bitcode, or buffers whose move would add "
              "the runtime's slow path below them); critical chain: " +
-             chainText(E));
+             chainText(E) + Outside);
         return;
       }
       ++Moved;

@@ -15,14 +15,17 @@
 //             (the rules of scopealloc-bound). A call cycle counts its
 //             largest member times its declared depth ('recursion', or
 //             SCOPEALLOC_RECURSION_BOUND); functions outside the module
-//             count their size in scopealloc-bound's table of assumptions.
+//             count their size in scopealloc-bound's table of assumptions,
+//             or, without one (native start-up code or runtime the link
+//             adds), 0: the estimate is then a lower bound, every move it
+//             asks for is needed, and the link's check counts the rest.
 //   fit       while an entry's estimate exceeds its bound, the kept buffer
 //             on its critical chain that gains least from the stack (the
 //             frame budget's ranking, FrameBudget.h) moves to the policy's
 //             pool (rule fit-stack-bound), and the estimate is redone.
 //   give up   an entry that cannot be bounded (a cycle without a depth, an
 //             indirect call nothing matches, a dynamic allocation on the
-//             stack, a call into code without an assumed size), or whose
+//             stack), or whose
 //             chain has nothing left to move, gets a warning naming the
 //             entry, the bound, the estimate and the chain or the cause.
 //

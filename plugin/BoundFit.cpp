@@ -51,18 +51,51 @@ static cl::opt<int64_t> RuntimeStackOption(
 namespace scopealloc {
 
 /// Freestanding runtimes (lib/baremetal/<triple>) have no formatted output
-/// and small frames: the longest chain of the thumbv7em runtime's slow
-/// path (.stack_sizes, exhaustion report included) is about 130 bytes.
-static constexpr uint64_t FreestandingRuntimeStack = 256;
+/// and small frames: their worst case per architecture, measured and
+/// checked by ctest (FreestandingRuntimeStack.def); 256 elsewhere.
+static uint64_t freestandingRuntimeStack(const Triple &T) {
+  switch (T.getArch()) {
+#define SA_RUNTIME_STACK(ARCH, BYTES)                                          \
+  case Triple::ARCH:                                                           \
+    return BYTES;
+#include "FreestandingRuntimeStack.def"
+#undef SA_RUNTIME_STACK
+  default:
+    return 256;
+  }
+}
 
 bool wholeProgramRequested() { return WholeProgramOption; }
 
-uint64_t fitFrameOverhead(const Module &M) {
+/// Whether code generation may keep \p F's values in floating-point or
+/// vector registers, and so save the callee-saved ones (d8-d15 on ARM and
+/// AArch64): any floating-point or vector value in it.
+static bool usesFPOrVectorRegisters(const Function &F) {
+  auto FPOrVector = [](Type *T) {
+    return T->isFPOrFPVectorTy() || T->isVectorTy();
+  };
+  for (const Argument &A : F.args())
+    if (FPOrVector(A.getType()))
+      return true;
+  if (FPOrVector(F.getReturnType()))
+    return true;
+  for (const Instruction &I : instructions(F)) {
+    if (FPOrVector(I.getType()))
+      return true;
+    for (const Value *Op : I.operands())
+      if (FPOrVector(Op->getType()))
+        return true;
+  }
+  return false;
+}
+
+uint64_t fitFrameOverhead(const Function &F) {
   if (FrameOverheadOption >= 0)
     return FrameOverheadOption;
   // What a frame holds beyond its allocas when code generation saves every
-  // callee-saved register the ABI has (spill slots are not counted:
-  // scopealloc-bound --check sees them).
+  // callee-saved register the ABI has that the function can use (spill
+  // slots beyond that are not counted: scopealloc-bound --check sees them).
+  const Module &M = *F.getParent();
   Triple T(M.getTargetTriple());
   switch (T.getArch()) {
   case Triple::x86_64: // return address, rbx rbp r12-r15, 8 to align
@@ -72,11 +105,11 @@ uint64_t fitFrameOverhead(const Module &M) {
   case Triple::arm:
   case Triple::armeb:
   case Triple::thumb:
-  case Triple::thumbeb: // r4-r11 lr, 4 to align, d8-d15 (VFP)
-    return 104;
+  case Triple::thumbeb: // r4-r11 lr, 4 to align, 8 of spills; d8-d15 (VFP)
+    return 48 + (usesFPOrVectorRegisters(F) ? 64 : 0);
   case Triple::aarch64:
-  case Triple::aarch64_be: // x19-x30 (fp, lr), d8-d15
-    return 160;
+  case Triple::aarch64_be: // x19-x30 (fp, lr); d8-d15
+    return 96 + (usesFPOrVectorRegisters(F) ? 64 : 0);
   case Triple::riscv32: // ra s0-s11, 12 to align
     return 64;
   case Triple::riscv64: // ra s0-s11, 8 to align
@@ -181,8 +214,9 @@ class Fitter {
 public:
   Fitter(Module &M, const bound::Settings &S,
          const DenseMap<const Function *, BoundFit::Plan> &Plans)
-      : M(M), S(S), Plans(Plans), Overhead(fitFrameOverhead(M)),
+      : M(M), S(S), Plans(Plans),
         PointerSize(M.getDataLayout().getPointerSize()),
+        CallOverhead(Triple(M.getTargetTriple()).isX86() ? PointerSize : 0),
         StackAlign(stackAlignment(M.getDataLayout())) {}
 
   void run() {
@@ -279,7 +313,7 @@ private:
       if (RuntimeStackOption >= 0)
         N.Assumed = RuntimeStackOption;
       else if (T.getOS() == Triple::UnknownOS)
-        N.Assumed = FreestandingRuntimeStack;
+        N.Assumed = freestandingRuntimeStack(T);
       if (N.Assumed)
         N.Causes.clear();
     }
@@ -312,8 +346,10 @@ private:
 
   /// The frame estimate of one function.
   uint64_t own(FitNode &N) {
-    if (!N.F) // the table's size covers its callees; the call adds its
-      return N.Assumed.value_or(0) + PointerSize; // return address
+    if (!N.F) // the table's size covers its callees; on x86 the call
+              // pushes the return address (elsewhere it is in a register,
+              // and the callee's frame saves it), as scopealloc-bound counts
+      return N.Assumed.value_or(0) + CallOverhead;
     if (N.OwnCache)
       return *N.OwnCache;
     const DataLayout &DL = M.getDataLayout();
@@ -324,7 +360,7 @@ private:
         continue;
       Bytes = alignTo(Bytes, AI->getAlign()) + TS->getFixedValue();
     }
-    N.OwnCache = alignTo(Bytes + Overhead, StackAlign);
+    N.OwnCache = alignTo(Bytes + fitFrameOverhead(*N.F), StackAlign);
     return *N.OwnCache;
   }
 
@@ -580,7 +616,7 @@ private:
   Module &M;
   const bound::Settings &S;
   const DenseMap<const Function *, BoundFit::Plan> &Plans;
-  uint64_t Overhead, PointerSize;
+  uint64_t PointerSize, CallOverhead;
   Align StackAlign;
   std::vector<std::unique_ptr<FitNode>> Nodes;
   StringMap<FitNode *> BySymbol, ByIRName;

@@ -60,9 +60,9 @@ struct StackPolicy;
 /// -scope-alloc-whole-program: the module is the whole program.
 bool wholeProgramRequested();
 
-/// The per-frame overhead of \p M's target (docs/bound-fit.md), or
+/// The per-frame overhead of \p F on its target (docs/bound-fit.md), or
 /// -scope-alloc-fit-frame-overhead.
-uint64_t fitFrameOverhead(const llvm::Module &M);
+uint64_t fitFrameOverhead(const llvm::Function &F);
 
 class BoundFit {
 public:

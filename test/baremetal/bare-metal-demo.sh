@@ -24,7 +24,10 @@
 #     than its worst case fails the link naming the pool and the chain;
 #  8. fit: with a stack bound below today's use the link fails printing the
 #     chain; scopealloc-bound --suggest-policy writes the frame budgets that
-#     make it hold, and the rebuilt demo fits and prints the same results.
+#     make it hold, and the rebuilt demo fits and prints the same results;
+#  9. fit under full LTO: the same tight policy with -flto, no suggestion and
+#     no rebuild: the pass at the link moves what the estimate needs, the
+#     link's check passes, and the demo prints the same results.
 #
 # Usage: test/baremetal/bare-metal-demo.sh [--prefix P] [--out DIR]
 #   --prefix P  an installed ScopeAlloc (default: build and use build/install)
@@ -291,5 +294,31 @@ fit_stack=$(field fit.elf.out 'stack high-water' 'high-water:')
 [ "$fit_stack" -le "$fit_bound" ] ||
   fail "the rebuilt demo measured $fit_stack bytes of stack over its bound $fit_bound"
 echo "  rebuilt with fit.yaml: stack bound $fit_bound bytes (at most 256), measured $fit_stack; results identical to the plain build"
+
+step "Fit under full LTO: the same stack bound of 256, fitted at the link"
+"$cc" "${cflags[@]}" "${tight_policy[@]}" -flto -c "$src/demo.c" -o lto.o
+# startup.o stays a native object (start-up code with facts): the estimate
+# does not count it, the link's check does.
+"$cc" "${ldflags[@]}" "${tight_policy[@]}" -flto -Rpass=scope-alloc \
+  -fno-diagnostics-show-option startup.o lto.o -o lto.elf >lto-link.txt 2>&1 ||
+  fail "the full-LTO link did not fit the stack bound of 256: $(cat lto-link.txt)"
+grep -q "'delay' (240 bytes.*moved to pool 'workspace'.*\[rule fit-stack-bound\]" lto-link.txt ||
+  fail "the LTO link moved no buffer by rule fit-stack-bound: $(cat lto-link.txt)"
+grep -q "entry 'main' (main): estimated stack [0-9]* bytes.*within its bound of 256 bytes.*after moving 1 buffer" lto-link.txt ||
+  fail "the LTO link does not report main's estimate within 256: $(cat lto-link.txt)"
+! grep -q 'warning:' lto-link.txt || fail "the LTO link warned: $(cat lto-link.txt)"
+grep -E "fit-stack-bound|estimated stack" lto-link.txt | sed -E 's/^.*demo\.c:/  demo.c:/' | cut -c1-220
+"$prefix/bin/scopealloc-bound" lto.elf > bound.txt
+lto_bound=$(bound_of Reset_Handler stack)
+[ -n "$lto_bound" ] && [ "$lto_bound" -le 256 ] ||
+  fail "the LTO demo's stack bound is '$lto_bound', not at most 256"
+run lto.elf
+[ "$(cat lto.elf.rc)" = 0 ] || fail "lto.elf exited with $(cat lto.elf.rc)"
+diff <(grep checksum lto.elf.out) <(grep checksum plain.elf.out) >/dev/null ||
+  fail "results of the LTO-fitted demo differ from the plain build"
+lto_stack=$(field lto.elf.out 'stack high-water' 'high-water:')
+[ "$lto_stack" -le "$lto_bound" ] ||
+  fail "the LTO-fitted demo measured $lto_stack bytes of stack over its bound $lto_bound"
+echo "  full LTO with tight.yaml: stack bound $lto_bound bytes (at most 256), measured $lto_stack; results identical to the plain build"
 echo
 echo "bare-metal-demo: ok"

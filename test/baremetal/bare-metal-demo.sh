@@ -259,6 +259,25 @@ tight "stack" "$stack_bound" "$sa_stack"
 tight "pool workspace" "$ws_bound" 4096
 tight "pool dma" "$dma_bound" 2048
 
+# ELF WHAT: the image's stack bound is at most 256 (scopealloc-bound), it
+# runs to the end on QEMU with the plain build's results, and its measured
+# stack is within that bound. Sets fitted_bound and fitted_stack.
+check_fitted() {
+  local elf=$1 what=$2 bound stack
+  "$prefix/bin/scopealloc-bound" "$elf" > bound.txt
+  bound=$(bound_of Reset_Handler stack)
+  [ -n "$bound" ] && [ "$bound" -le 256 ] ||
+    fail "the $what's stack bound is '$bound', not at most 256"
+  run "$elf"
+  [ "$(cat "$elf.rc")" = 0 ] || fail "$elf exited with $(cat "$elf.rc")"
+  diff <(grep checksum "$elf.out") <(grep checksum plain.elf.out) >/dev/null ||
+    fail "results of the $what differ from the plain build"
+  stack=$(field "$elf.out" 'stack high-water' 'high-water:')
+  [ "$stack" -le "$bound" ] ||
+    fail "the $what measured $stack bytes of stack over its bound $bound"
+  fitted_bound=$bound fitted_stack=$stack
+}
+
 step "Fit: a stack bound below today's use, and --suggest-policy"
 # policy.yaml with 'stack-bound: 256', under the demo's $stack_bound bytes.
 sed 's/^\( *stack-bound:\).*/\1 256/' "$src/policy.yaml" >tight.yaml
@@ -282,17 +301,8 @@ grep -q '^ *fir_checksum: { frame-budget: 0 }' fit.yaml ||
 fit_policy=(-mllvm -scope-alloc-policy=fit.yaml -mllvm -scope-alloc-target=netduino)
 "$cc" "${cflags[@]}" "${fit_policy[@]}" -c "$src/demo.c" -o fit.o
 "$cc" "${ldflags[@]}" "${fit_policy[@]}" startup.o fit.o -o fit.elf
-"$prefix/bin/scopealloc-bound" fit.elf > bound.txt
-fit_bound=$(bound_of Reset_Handler stack)
-[ -n "$fit_bound" ] && [ "$fit_bound" -le 256 ] ||
-  fail "the rebuilt demo's stack bound is '$fit_bound', not at most 256"
-run fit.elf
-[ "$(cat fit.elf.rc)" = 0 ] || fail "fit.elf exited with $(cat fit.elf.rc)"
-diff <(grep checksum fit.elf.out) <(grep checksum plain.elf.out) >/dev/null ||
-  fail "results of the rebuilt demo differ from the plain build"
-fit_stack=$(field fit.elf.out 'stack high-water' 'high-water:')
-[ "$fit_stack" -le "$fit_bound" ] ||
-  fail "the rebuilt demo measured $fit_stack bytes of stack over its bound $fit_bound"
+check_fitted fit.elf "rebuilt demo"
+fit_bound=$fitted_bound fit_stack=$fitted_stack
 echo "  rebuilt with fit.yaml: stack bound $fit_bound bytes (at most 256), measured $fit_stack; results identical to the plain build"
 
 step "Fit under full LTO: the same stack bound of 256, fitted at the link"
@@ -308,17 +318,8 @@ grep -q "entry 'main' (main): estimated stack [0-9]* bytes.*within its bound of 
   fail "the LTO link does not report main's estimate within 256: $(cat lto-link.txt)"
 ! grep -q 'warning:' lto-link.txt || fail "the LTO link warned: $(cat lto-link.txt)"
 grep -E "fit-stack-bound|estimated stack" lto-link.txt | sed -E 's/^.*demo\.c:/  demo.c:/' | cut -c1-220
-"$prefix/bin/scopealloc-bound" lto.elf > bound.txt
-lto_bound=$(bound_of Reset_Handler stack)
-[ -n "$lto_bound" ] && [ "$lto_bound" -le 256 ] ||
-  fail "the LTO demo's stack bound is '$lto_bound', not at most 256"
-run lto.elf
-[ "$(cat lto.elf.rc)" = 0 ] || fail "lto.elf exited with $(cat lto.elf.rc)"
-diff <(grep checksum lto.elf.out) <(grep checksum plain.elf.out) >/dev/null ||
-  fail "results of the LTO-fitted demo differ from the plain build"
-lto_stack=$(field lto.elf.out 'stack high-water' 'high-water:')
-[ "$lto_stack" -le "$lto_bound" ] ||
-  fail "the LTO-fitted demo measured $lto_stack bytes of stack over its bound $lto_bound"
+check_fitted lto.elf "LTO-fitted demo"
+lto_bound=$fitted_bound lto_stack=$fitted_stack
 echo "  full LTO with tight.yaml: stack bound $lto_bound bytes (at most 256), measured $lto_stack; results identical to the plain build"
 echo
 echo "bare-metal-demo: ok"

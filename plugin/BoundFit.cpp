@@ -273,6 +273,21 @@ private:
         for (FitNode *Callee : It->second)
           addCallee(*N, *Callee);
       }
+      // A function a library call runs before it returns (a qsort
+      // comparator) runs below that call, as scopealloc-bound counts it.
+      for (const FunctionFacts::SymbolUse &Ref : N->Facts.Refs) {
+        FitNode *Run = (Ref.Flags & facts::RefCallback)
+                           ? BySymbol.lookup(Ref.Name)
+                           : nullptr;
+        if (!Run || !Run->F)
+          continue;
+        for (const FunctionFacts::SymbolUse &C : N->Facts.Calls)
+          if (any_of(facts::LibraryCallbacks, [&](const auto &LC) {
+                return LC.Kind == facts::RefCallback && C.Name == LC.Name;
+              }))
+            if (FitNode *Library = BySymbol.lookup(C.Name))
+              addCallee(*Library, *Run);
+      }
       if (auto It = Plans.find(N->F); It != Plans.end())
         for (const AllocaDecision &D : It->second.Decisions)
           if (D.Action == AllocaDecision::Demote)
@@ -460,8 +475,9 @@ private:
   }
 
   /// The entry points: main, functions marked in the source, the policy's
-  /// 'entries', thread start routines and *_Handler functions, as
-  /// scopealloc-bound finds them (its vector-table entries need the image).
+  /// 'entries', thread start routines, signal and exit handlers and
+  /// *_Handler functions, as scopealloc-bound finds them (its vector-table
+  /// entries need the image).
   std::vector<std::pair<FitNode *, std::string>> entries() {
     std::vector<std::pair<FitNode *, std::string>> Out;
     auto Add = [&](FitNode *N, StringRef Kind) {
@@ -479,6 +495,10 @@ private:
       for (const FunctionFacts::SymbolUse &Ref : N->Facts.Refs)
         if (Ref.Flags & facts::RefThreadStart)
           Add(BySymbol.lookup(Ref.Name), "thread start");
+        else if (Ref.Flags & facts::RefSignalHandler)
+          Add(BySymbol.lookup(Ref.Name), "signal handler");
+        else if (Ref.Flags & facts::RefExitHandler)
+          Add(BySymbol.lookup(Ref.Name), "exit handler");
     for (auto &N : Nodes)
       if (StringRef(N->Name).ends_with("_Handler"))
         Add(N.get(), "interrupt handler (by name)");

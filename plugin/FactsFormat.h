@@ -74,9 +74,51 @@ enum StackAllocaFlag : uint64_t {
   StackAllocaPinned = 1, ///< scope "local"/"global.stack": may not move
 };
 
-/// TagRef flag bits.
+/// TagRef flag bits: how a library function the record's function calls
+/// runs the referenced function (LibraryCallbacks).
 enum RefFlag : uint64_t {
   RefThreadStart = 1, ///< passed as pthread_create's or thrd_create's routine
+  RefCallback = 2,    ///< run by the library call before it returns (qsort)
+  RefSignalHandler = 4, ///< installed as a signal handler (signal)
+  RefExitHandler = 8,   ///< run at exit (atexit)
+};
+
+/// Library functions that run a function passed to them: the argument and
+/// the RefFlag its function gets. One table for the pass (which marks the
+/// reference) and scopealloc-bound (which adds an edge from the library
+/// function to a RefCallback, and makes the others entry points).
+struct LibraryCallback {
+  const char *Name;
+  unsigned Argument;
+  RefFlag Kind;
+};
+inline constexpr LibraryCallback LibraryCallbacks[] = {
+    {"pthread_create", 2, RefThreadStart},
+    {"thrd_create", 1, RefThreadStart},
+    {"qsort", 3, RefCallback},
+    {"qsort_r", 3, RefCallback},
+    {"bsearch", 4, RefCallback},
+    {"lfind", 4, RefCallback},
+    {"lsearch", 4, RefCallback},
+    {"tsearch", 2, RefCallback},
+    {"tfind", 2, RefCallback},
+    {"tdelete", 2, RefCallback},
+    {"twalk", 1, RefCallback},
+    {"twalk_r", 1, RefCallback},
+    {"ftw", 1, RefCallback},
+    {"nftw", 1, RefCallback},
+    {"scandir", 2, RefCallback},
+    {"scandir", 3, RefCallback},
+    {"pthread_once", 1, RefCallback},
+    {"call_once", 1, RefCallback},
+    {"signal", 1, RefSignalHandler},
+    {"bsd_signal", 1, RefSignalHandler},
+    {"sysv_signal", 1, RefSignalHandler},
+    {"sigset", 1, RefSignalHandler},
+    {"atexit", 0, RefExitHandler},
+    {"at_quick_exit", 0, RefExitHandler},
+    {"on_exit", 0, RefExitHandler},
+    {"__cxa_atexit", 0, RefExitHandler},
 };
 
 /// The attribute (from annotate("scope-alloc-entry=1"), SCOPEALLOC_ENTRY)

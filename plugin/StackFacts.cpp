@@ -230,15 +230,6 @@ private:
 };
 } // namespace
 
-/// The start routine argument of a thread-creating call, or -1.
-static int startRoutineArgument(StringRef Callee) {
-  if (Callee == "pthread_create")
-    return 2;
-  if (Callee == "thrd_create")
-    return 1;
-  return -1;
-}
-
 FunctionFacts collectFacts(Function &F) {
   FunctionFacts Facts;
   Facts.Symbol = symbolName(F);
@@ -315,14 +306,17 @@ FunctionFacts collectFacts(Function &F) {
       } else if (auto *Target = dyn_cast<Function>(Callee)) {
         Calls.add(symbolName(*Target), relocatable(*Target),
                   Target->hasExternalWeakLinkage() ? facts::CallWeak : 0);
-        int Arg = startRoutineArgument(Target->getName());
-        if (Arg >= 0 && unsigned(Arg) < CB->arg_size()) {
-          auto *Start =
-              dyn_cast<Function>(CB->getArgOperand(Arg)->stripPointerCasts());
-          if (Start)
-            Refs.add(symbolName(*Start), relocatable(*Start),
-                     facts::RefThreadStart);
-          else
+        // A function the library call runs (a thread's start, a qsort
+        // comparator, a signal or exit handler): scopealloc-bound follows
+        // it from the call, or makes it an entry point.
+        for (const facts::LibraryCallback &LC : facts::LibraryCallbacks) {
+          if (Target->getName() != LC.Name || LC.Argument >= CB->arg_size())
+            continue;
+          auto *Run = dyn_cast<Function>(
+              CB->getArgOperand(LC.Argument)->stripPointerCasts());
+          if (Run)
+            Refs.add(symbolName(*Run), relocatable(*Run), LC.Kind);
+          else if (LC.Kind == facts::RefThreadStart)
             Facts.Flags |= facts::FlagUnknownThreadStart;
         }
       } else {

@@ -92,6 +92,9 @@ public:
     for (unsigned I = 0, E = G.Nodes.size(); I != E; ++I)
       if (G.Nodes[I].Facts)
         addCalls(I);
+    for (unsigned I = 0, E = G.Nodes.size(); I != E; ++I)
+      if (G.Nodes[I].Facts)
+        addLibraryCallbacks(I);
     for (unsigned I = 0; I < G.Nodes.size(); ++I)
       addOwnUse(I);
     findEntries();
@@ -213,6 +216,33 @@ private:
         FirstCaller[C] = I;
   }
 
+  /// A function passed to a library call that runs it before returning
+  /// (qsort's comparator) runs on top of that call: an edge from the
+  /// library function to it, so its frames add to the library's assumed
+  /// size. (The edge is the library function's, for every caller: a
+  /// comparator of one qsort call counts under all of them.)
+  void addLibraryCallbacks(unsigned I) {
+    const FactsRecord &R = *G.Nodes[I].Facts;
+    std::vector<unsigned> Run;
+    for (const FactsRecord::SymbolUse &Ref : R.Refs)
+      if (Ref.Flags & facts::RefCallback)
+        if (std::optional<unsigned> N = resolve(Ref))
+          Run.push_back(*N);
+    if (Run.empty())
+      return;
+    for (const FactsRecord::SymbolUse &C : R.Calls) {
+      bool Runs = any_of(facts::LibraryCallbacks, [&](const auto &LC) {
+        return LC.Kind == facts::RefCallback && C.Name == LC.Name;
+      });
+      std::optional<unsigned> Library = Runs ? resolve(C) : std::nullopt;
+      if (!Library)
+        continue;
+      for (unsigned N : Run)
+        if (!is_contained(G.Nodes[*Library].Callees, N))
+          G.Nodes[*Library].Callees.push_back(N);
+    }
+  }
+
   std::optional<uint64_t> assumption(const Node &N, std::string &From) {
     std::vector<std::string> Names{N.Name};
     if (auto It = Img.FunctionNames.find(N.Address);
@@ -329,9 +359,16 @@ private:
       if (!R.Address)
         continue;
       UnknownStarts |= R.Flags & facts::FlagUnknownThreadStart;
-      for (const FactsRecord::SymbolUse &Ref : R.Refs)
+      for (const FactsRecord::SymbolUse &Ref : R.Refs) {
         if (Ref.Flags & facts::RefThreadStart)
           addEntry(*resolve(Ref), "thread start");
+        // Handlers run on whatever stack they interrupt (or, at exit,
+        // below exit()): each is bounded as an entry point of its own.
+        if (Ref.Flags & facts::RefSignalHandler)
+          addEntry(*resolve(Ref), "signal handler");
+        if (Ref.Flags & facts::RefExitHandler)
+          addEntry(*resolve(Ref), "exit handler");
+      }
     }
     // pthread_create's and thrd_create's routine types.
     if (UnknownStarts)

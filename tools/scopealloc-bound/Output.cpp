@@ -282,6 +282,9 @@ void dumpFacts(raw_ostream &OS, const Image &Img) {
     for (const FactsRecord::SymbolUse &Ref : R.Refs)
       OS << "  address of " << Ref.Name
          << (Ref.Flags & facts::RefThreadStart ? " (thread start)" : "")
+         << (Ref.Flags & facts::RefCallback ? " (run by a library call)" : "")
+         << (Ref.Flags & facts::RefSignalHandler ? " (signal handler)" : "")
+         << (Ref.Flags & facts::RefExitHandler ? " (exit handler)" : "")
          << '\n';
   }
 }

@@ -142,13 +142,10 @@ function(_scopealloc_foreign_toolchain out)
   set(${out} ${foreign} PARENT_SCOPE)
 endfunction()
 
-# The runtime of a cross or bare-metal toolchain is the one scopealloc-clang
-# links for the toolchain's target and flags (--scopealloc-print-runtime),
-# so that the wrapper and this function always agree. Sets <out> to
-# ScopeAlloc::runtime_freestanding (a bare-metal archive, imported once) or
-# to "host"; stops with the wrapper's message when the target has none.
-function(_scopealloc_toolchain_runtime target kind out)
-  set(where "scopealloc_enable(${target})")
+# The language whose compiler answers questions about the target (C, else
+# CXX) into `lang_out`, and that compiler's target and flags into
+# `flags_out`, as the wrapper would pass them.
+function(_scopealloc_compiler_and_flags lang_out flags_out)
   get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
   set(lang C)
   if(NOT "C" IN_LIST languages)
@@ -160,6 +157,18 @@ function(_scopealloc_toolchain_runtime target kind out)
   endif()
   separate_arguments(more UNIX_COMMAND "${CMAKE_${lang}_FLAGS}")
   list(APPEND flags ${more})
+  set(${lang_out} ${lang} PARENT_SCOPE)
+  set(${flags_out} ${flags} PARENT_SCOPE)
+endfunction()
+
+# The runtime of a cross or bare-metal toolchain is the one scopealloc-clang
+# links for the toolchain's target and flags (--scopealloc-print-runtime),
+# so that the wrapper and this function always agree. Sets <out> to
+# ScopeAlloc::runtime_freestanding (a bare-metal archive, imported once) or
+# to "host"; stops with the wrapper's message when the target has none.
+function(_scopealloc_toolchain_runtime target kind out)
+  set(where "scopealloc_enable(${target})")
+  _scopealloc_compiler_and_flags(lang flags)
   if(kind STREQUAL "STATIC")
     list(APPEND flags -static)
   endif()
@@ -221,17 +230,7 @@ function(_scopealloc_bound_check target policy tag)
     list(APPEND command "--target=${tag}")
   endif()
   # The triple the pass sees, as the wrapper asks for it.
-  get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
-  set(lang C)
-  if(NOT "C" IN_LIST languages)
-    set(lang CXX)
-  endif()
-  set(flags)
-  if(CMAKE_${lang}_COMPILER_TARGET)
-    list(APPEND flags "--target=${CMAKE_${lang}_COMPILER_TARGET}")
-  endif()
-  separate_arguments(more UNIX_COMMAND "${CMAKE_${lang}_FLAGS}")
-  list(APPEND flags ${more})
+  _scopealloc_compiler_and_flags(lang flags)
   execute_process(COMMAND "${CMAKE_${lang}_COMPILER}" ${flags} "-###" -c -x c /dev/null
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
   if(NOT rc AND out MATCHES "\"-triple\" \"([^\"]+)\"")

@@ -282,9 +282,7 @@ private:
         if (!Run || !Run->F)
           continue;
         for (const FunctionFacts::SymbolUse &C : N->Facts.Calls)
-          if (any_of(facts::LibraryCallbacks, [&](const auto &LC) {
-                return LC.Kind == facts::RefCallback && C.Name == LC.Name;
-              }))
+          if (facts::runsCallbackBeforeReturning(C.Name))
             if (FitNode *Library = BySymbol.lookup(C.Name))
               addCallee(*Library, *Run);
       }

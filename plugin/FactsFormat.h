@@ -14,6 +14,7 @@
 #define SCOPEALLOC_FACTSFORMAT_H
 
 #include <cstdint>
+#include <string_view>
 
 namespace scopealloc {
 namespace facts {
@@ -120,6 +121,15 @@ inline constexpr LibraryCallback LibraryCallbacks[] = {
     {"on_exit", 0, RefExitHandler},
     {"__cxa_atexit", 0, RefExitHandler},
 };
+
+/// Whether library function \p Name runs a function passed to it before it
+/// returns (a RefCallback of LibraryCallbacks, such as qsort).
+inline bool runsCallbackBeforeReturning(std::string_view Name) {
+  for (const LibraryCallback &LC : LibraryCallbacks)
+    if (LC.Kind == RefCallback && Name == LC.Name)
+      return true;
+  return false;
+}
 
 /// The attribute (from annotate("scope-alloc-entry=1"), SCOPEALLOC_ENTRY)
 /// that marks a function as an entry point.

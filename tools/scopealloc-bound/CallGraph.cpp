@@ -231,10 +231,9 @@ private:
     if (Run.empty())
       return;
     for (const FactsRecord::SymbolUse &C : R.Calls) {
-      bool Runs = any_of(facts::LibraryCallbacks, [&](const auto &LC) {
-        return LC.Kind == facts::RefCallback && C.Name == LC.Name;
-      });
-      std::optional<unsigned> Library = Runs ? resolve(C) : std::nullopt;
+      std::optional<unsigned> Library =
+          facts::runsCallbackBeforeReturning(C.Name) ? resolve(C)
+                                                     : std::nullopt;
       if (!Library)
         continue;
       for (unsigned N : Run)

@@ -83,6 +83,7 @@ packages=(
   qemu-system-arm                                               # runs the bare-metal demo, Cortex-M and AArch64 cross links
   qemu-system-misc                                              # runs the RISC-V (riscv32) cross links
   ccache                                                        # the wrappers' and scopealloc_enable's ccache tests
+  libhalide14-0-dev                                             # Halide 14 client suite (test/halide): the generator links libHalide14
 )
 
 missing=()

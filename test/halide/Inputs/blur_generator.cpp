@@ -15,15 +15,22 @@
 // runs on Halide's worker threads. What Halide's CodeGen_Posix::
 // create_allocation makes of each Func's buffer (constant size, 16 KiB rule):
 //
-//   blur_x  130x34 u16 = 8840 B  per tile, <= 16 KiB: entry-block alloca in the closure
-//   blur_y  130x32 u16 = 8320 B  per tile, <= 16 KiB: entry-block alloca in the closure
-//   fine    130x32 f32 = 16640 B per tile, > 16 KiB: halide_malloc(16652) in the closure
-//   coarse  130x32 f32 = 16640 B per tile, > 16 KiB: halide_malloc(16652) in the closure
-//                                 (+12 B: Halide pads heap buffers by 3 elements)
+//   blur_x  130x34 u16 = 8840 B  per tile, <= 16 KiB: entry-block alloca in the
+//   closure blur_y  130x32 u16 = 8320 B  per tile, <= 16 KiB: entry-block
+//   alloca in the closure fine    130x32 f32 = 16640 B per tile, > 16 KiB:
+//   halide_malloc(16652) in the closure coarse  130x32 f32 = 16640 B per tile,
+//   > 16 KiB: halide_malloc(16652) in the closure
+//                                 (+12 B: Halide pads heap buffers by 3
+//                                 elements)
 //   curve   256 u16 = 512 B, compute_root, store_in(MemoryType::Heap):
-//                                 halide_malloc(518) in halide_blur (main thread)
+//                                 halide_malloc(518) in halide_blur (main
+//                                 thread)
 //   gate    scalar per tile: calls the extern tile_gate() (the driver's
 //           barrier) while the tile's buffers are live.
+//
+// Halide's loop partitioning (for the repeat_edge boundary) makes 3 copies of
+// the tile loop; they share the two allocas, each has its own halide_malloc
+// calls for fine and coarse.
 #include <Halide.h>
 
 using namespace Halide;

@@ -78,7 +78,8 @@ static void counting_free(void *user_context, void *ptr) {
   halide_default_free(user_context, ptr);
 }
 
-static void make_buffer(halide_buffer_t *b, halide_dimension_t *dim, uint16_t *data) {
+static void make_buffer(halide_buffer_t *b, halide_dimension_t *dim,
+                        uint16_t *data) {
   memset(b, 0, sizeof *b);
   dim[0] = (halide_dimension_t){0, W, 1, 0};
   dim[1] = (halide_dimension_t){0, H, W, 0};
@@ -113,7 +114,8 @@ int main(void) {
   printf("halide_blur %dx%d: error %d, checksum %016llx\n", W, H, err,
          (unsigned long long)h);
   printf("tiles %d, threads holding a tile at once %d%s\n", gate_calls,
-         gate_arrived, gate_timed_out ? " (timed out waiting for the others)" : "");
+         gate_arrived,
+         gate_timed_out ? " (timed out waiting for the others)" : "");
   // Sizes largest first, so the line does not depend on call order.
   printf("halide_malloc:");
   for (int n = 0; n < heap_distinct; n++) {

@@ -1,13 +1,18 @@
-// The application's pool for the Halide intermediates: 128 KiB, room for a
-// 32 KiB partition for each of the 4 threads that run tiles (each takes at
-// most 17,264 bytes of it: a tile's blur_x and blur_y, plus the caller's
-// 96-byte frame of halide_blur under limit 0).
+// The application's pool for the Halide intermediates: a shared pool of 4
+// partitions of 32 KiB, one for each thread that runs tiles (the calling
+// thread and Halide's 3 workers). A thread takes at most 17,264 bytes of its
+// partition: a tile's blur_x and blur_y (17,168), plus, on the calling
+// thread under limit 0, halide_blur's 88-byte frame.
 //
 // Every thread that runs a tile uses the pool at the same time (driver.c's
-// tile_gate), which a named pool owned by one thread cannot serve: it
-// reports "in use by another thread". Per-thread partitions of named pools
-// are pending (branch h-pools); when they land, this definition gives the
-// pool its partition size.
+// tile_gate), which a plain named pool, one thread's LIFO arena, cannot
+// serve. Until shared pools (branch h-pools) are on this branch, the plain
+// definition below is what gets built, and the tests that use it abort with
+// "pool 'halide_sram': in use by another thread"; drop the fallback then.
 #include <scopealloc/scopealloc.h>
 
+#ifdef SCOPEALLOC_DEFINE_POOL_SHARED
+SCOPEALLOC_DEFINE_POOL_SHARED(halide_sram, 4 * 32768, 32768);
+#else
 SCOPEALLOC_DEFINE_POOL(halide_sram, 4 * 32768);
+#endif

@@ -1,5 +1,6 @@
 //===- Placement.cpp - Where a buffer's memory comes from -----------------===//
 #include "Placement.h"
+#include "AllocaDemotion.h"
 #include "Diagnostics.h"
 #include "FrameBudget.h"
 #include "RuntimeABI.h"
@@ -239,9 +240,10 @@ bool FunctionPlanner::plan() {
   if (!OK)
     return false;
   bool StackRestoreFrees = stackSaveMayMoveToArena();
+  bool NamedPoolsFollow = namedPoolsFollowStackRestore(F);
   for (AllocaDecision &D : Decisions)
     if (D.Action == AllocaDecision::Demote && !D.Alloca->isStaticAlloca() &&
-        (!D.Pool.empty() || !StackRestoreFrees))
+        !(D.Pool.empty() ? StackRestoreFrees : NamedPoolsFollow))
       D.Reason += "; its memory is released when the function returns, not "
                   "at llvm.stackrestore";
   LLVM_DEBUG(for (const AllocaDecision &D : Decisions) traceDecision(D));

@@ -117,6 +117,15 @@ static void eraseLifetimeMarkers(AllocaInst *AI) {
 }
 
 static void replaceAlloca(AllocaInst *AI, Value *NewPtr) {
+  // An alloca in another address space (the policy gave it a scope): its
+  // users reach the pool's memory through a cast to that address space.
+  if (NewPtr->getType() != AI->getType()) {
+    auto *Def = cast<Instruction>(NewPtr);
+    Instruction *Before = isa<PHINode>(Def)
+                              ? &*Def->getParent()->getFirstInsertionPt()
+                              : Def->getNextNode();
+    NewPtr = new AddrSpaceCastInst(NewPtr, AI->getType(), "", Before);
+  }
   if (auto *I = dyn_cast<Instruction>(NewPtr); I && AI->getDebugLoc())
     I->setDebugLoc(AI->getDebugLoc());
   NewPtr->takeName(AI);

@@ -140,6 +140,7 @@ private:
                        yaml::Node *N, llvm::StringRef What,
                        std::vector<std::pair<std::string, uint64_t>> &Out,
                        bool IsPool = false);
+  void readAddressSpaceScopes(PolicyTarget &T, llvm::yaml::Node *N);
   void readFunctions(PolicyTarget &T, yaml::Node *N);
   void readTarget(StringRef Name, yaml::Node *N);
   void readPools(yaml::Node *N);
@@ -207,7 +208,8 @@ static constexpr StringRef TargetKeys[] = {"max-stack-alloca",
                                            "entries",
                                            "pool-sizes",
                                            "recursion",
-                                           "functions"};
+                                           "functions",
+                                           "address-space-scopes"};
 
 bool PolicyReader::readField(StringRef Key, yaml::Node *V, PolicyFields &F) {
   if (Key == "max-stack-alloca") {
@@ -281,6 +283,41 @@ void PolicyReader::readNamedCounts(
       PoolUses.push_back({*Name, KV.getKey()});
     Out.push_back({*Name, Count});
   }
+}
+
+void PolicyReader::readAddressSpaceScopes(PolicyTarget &T, yaml::Node *N) {
+  auto *Map = dyn_cast_or_null<yaml::MappingNode>(N);
+  if (!Map)
+    return error(N, "'address-space-scopes' in target '" + T.Name +
+                        "' must map address spaces (numbers) to scopes");
+  AddressSpaceScopes Scopes;
+  for (yaml::KeyValueNode &KV : *Map) {
+    std::optional<std::string> Number =
+        scalar(KV.getKey(), "address-space-scopes");
+    std::optional<std::string> Spelling =
+        scalar(KV.getValue(), "address-space-scopes");
+    if (!Number || !Spelling)
+      continue;
+    unsigned AS;
+    if (StringRef(*Number).getAsInteger(10, AS)) {
+      error(KV.getKey(), "'address-space-scopes' keys must be address "
+                         "spaces (numbers), found '" +
+                             *Number + "'");
+      continue;
+    }
+    if (Error E = checkAddressSpaceScope(AS, *Spelling)) {
+      error(KV.getValue(), "'address-space-scopes' of " + *Number + ": " +
+                               toString(std::move(E)));
+      continue;
+    }
+    if (any_of(Scopes, [&](const auto &E) { return E.first == AS; })) {
+      error(KV.getKey(), "address space " + *Number +
+                             " appears twice in 'address-space-scopes'");
+      continue;
+    }
+    Scopes.push_back({AS, *Spelling});
+  }
+  T.Fields.AddressSpaceScopes = std::move(Scopes);
 }
 
 void PolicyReader::readFunctions(PolicyTarget &T, yaml::Node *N) {
@@ -363,12 +400,14 @@ void PolicyReader::readTarget(StringRef Name, yaml::Node *N) {
                       T.Bounds.Recursion);
     } else if (*Key == "functions") {
       readFunctions(T, V);
+    } else if (*Key == "address-space-scopes") {
+      readAddressSpaceScopes(T, V);
     } else {
       error(KV.getKey(),
             "unknown key '" + *Key + "' in target '" + Name +
                 "' (expected max-stack-alloca, frame-budget, dynamic, pool, "
                 "stack-scope-over-budget, triples, stack-bound, entries, "
-                "pool-sizes, recursion or functions)" +
+                "pool-sizes, recursion, functions or address-space-scopes)" +
                 didYouMean(*Key, TargetKeys));
     }
   }

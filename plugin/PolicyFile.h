@@ -30,6 +30,7 @@
 #define SCOPEALLOC_POLICYFILE_H
 
 #include "Scope.h"
+#include "WorkspaceAllocators.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -108,6 +109,9 @@ struct PolicyFile {
   std::string Path;
   std::vector<std::string> Pools;
   std::vector<PolicyTarget> Targets;
+  /// 'allocators': calls scope-alloc-promote may turn into stack buffers,
+  /// beside the built-in ones (WorkspaceAllocators.h).
+  std::vector<AllocatorSpec> Allocators;
   /// Accepted with a warning (e.g. no 'version'); reported per module.
   std::vector<std::string> Warnings;
 

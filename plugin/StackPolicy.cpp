@@ -358,6 +358,7 @@ ModulePolicy computeModulePolicy(const Module &M,
     }
     File = *Loaded;
     llvm::append_range(R.Warnings, File->Warnings);
+    R.Base.Allocators = File->Allocators;
     if (const PolicyTarget *PT = File->matchTriple(T.str())) {
       Matched = true;
       std::string Source = "policy file " + File->Path + ", target '" +

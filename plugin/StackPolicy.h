@@ -80,6 +80,9 @@ struct StackPolicy {
         return &Spelling;
     return nullptr;
   }
+  /// Allocation calls scope-alloc-promote knows beside the built-in ones
+  /// (the policy file's 'allocators').
+  std::vector<AllocatorSpec> Allocators;
   /// A stack-scoped allocation that alone exceeds the budget.
   ConflictRule StackScopeOverBudget = ConflictRule::Error;
   std::string StackScopeOverBudgetSource;

@@ -11,6 +11,7 @@
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/PassInstrumentation.h"
 #include "llvm/IR/ValueHandle.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 
 #include <climits>
@@ -20,6 +21,11 @@
 #define DEBUG_TYPE "scope-alloc-tracking"
 
 using namespace llvm;
+
+static cl::opt<bool> TrackScopes(
+    "scope-alloc-track-scopes", cl::Hidden, cl::init(true),
+    cl::desc("Put !scope back on allocas that optimisations rebuilt "
+             "(ScopeTracking.h); off only to measure or debug it"));
 
 namespace scopealloc {
 
@@ -132,7 +138,7 @@ bool isTracked(StringRef PassID) {
 
 void ScopeTracker::before(StringRef PassID, Any IR) {
   const Function *CF = function(IR);
-  if (!CF || !isTracked(PassID))
+  if (!TrackScopes || !CF || !isTracked(PassID))
     return;
   Function &F = const_cast<Function &>(*CF);
   Snapshot &S = Stack.emplace_back();

@@ -8,7 +8,9 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/PassInstrumentation.h"
 #include "llvm/IR/ValueHandle.h"
 #include "llvm/Support/CommandLine.h"
@@ -122,6 +124,7 @@ private:
     const Function *const *F = llvm::any_cast<const Function *>(&IR);
     return F ? *F : nullptr;
   }
+  bool moduleHasScopes(const Module &M);
   void restore(Function &F, Snapshot &S);
   void scopePieces(Function &F, Snapshot &S,
                    const DenseMap<AllocaInst *, unsigned> &Alive);
@@ -129,11 +132,40 @@ private:
   unsigned ScopeKind = 0;
   /// One entry per function pass being run (nested pass managers nest).
   SmallVector<Snapshot, 4> Stack;
+  /// Whether the module being compiled has anything to track (each
+  /// PassBuilder has its own tracker, ThinLTO backends included).
+  const Module *ScannedModule = nullptr;
+  std::string ScannedModuleID;
+  bool ScannedModuleHasScopes = false;
 };
 
 bool isTracked(StringRef PassID) {
   // Pass managers and adaptors only run passes that report themselves.
   return !isSpecialPass(PassID, {"PassManager", "PassAdaptor"});
+}
+
+// Scopes only come from the input (metadata on allocas and calls) or from
+// annotations, which scope-alloc-source-scopes turns into metadata; no pass
+// makes them from nothing. A module without either costs one scan.
+bool ScopeTracker::moduleHasScopes(const Module &M) {
+  if (ScannedModule == &M && ScannedModuleID == M.getModuleIdentifier())
+    return ScannedModuleHasScopes;
+  ScannedModule = &M;
+  ScannedModuleID = M.getModuleIdentifier();
+  ScannedModuleHasScopes = false;
+  for (const Function &F : M) {
+    if (F.getIntrinsicID() == Intrinsic::var_annotation && !F.use_empty()) {
+      ScannedModuleHasScopes = true;
+      return true;
+    }
+    for (const BasicBlock &BB : F)
+      for (const Instruction &I : BB)
+        if (I.hasMetadataOtherThanDebugLoc() && I.getMetadata(ScopeKind)) {
+          ScannedModuleHasScopes = true;
+          return true;
+        }
+  }
+  return false;
 }
 
 void ScopeTracker::before(StringRef PassID, Any IR) {
@@ -147,6 +179,8 @@ void ScopeTracker::before(StringRef PassID, Any IR) {
     return;
   if (!ScopeKind)
     ScopeKind = F.getContext().getMDKindID(ScopeMetadataName);
+  if (!moduleHasScopes(*F.getParent()))
+    return;
   bool AnyScoped = false;
   unsigned Position = 0;
   for (BasicBlock &BB : F) {

@@ -10,7 +10,7 @@
 // reconcile-unrealized-casts removes at the end of the usual pipeline.
 //
 //===----------------------------------------------------------------------===//
-#include "scopealloc/mlir/MemRefScopes.h"
+#include "scopealloc/mlir/Passes.h"
 #include "scopealloc/mlir/ScopeAllocTranslation.h"
 
 #include "mlir/Analysis/DataLayoutAnalysis.h"
@@ -148,9 +148,7 @@ std::unique_ptr<Pass> createMemRefScopesPass(MemRefScopesOptions options) {
   return std::make_unique<MemRefScopesPass>(options);
 }
 
-void registerMemRefScopesPass() {
-  PassRegistration<MemRefScopesPass>();
-}
+void registerMemRefScopesPass() { PassRegistration<MemRefScopesPass>(); }
 
 void populateMemRefScopesConversionPatterns(
     const LLVMTypeConverter &converter, RewritePatternSet &patterns,

@@ -9,7 +9,7 @@
 // mlir-opt-19 exports its symbols), so it links no MLIR library itself.
 //
 //===----------------------------------------------------------------------===//
-#include "scopealloc/mlir/MemRefScopes.h"
+#include "scopealloc/mlir/Passes.h"
 
 #include "mlir/Tools/Plugins/PassPlugin.h"
 #include "llvm/Config/llvm-config.h"
@@ -18,5 +18,5 @@ extern "C" LLVM_ATTRIBUTE_WEAK LLVM_ATTRIBUTE_VISIBILITY_DEFAULT
     ::mlir::PassPluginLibraryInfo
     mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "ScopeAllocMLIR", LLVM_VERSION_STRING,
-          []() { scopealloc::registerMemRefScopesPass(); }};
+          []() { scopealloc::registerScopeAllocPasses(); }};
 }

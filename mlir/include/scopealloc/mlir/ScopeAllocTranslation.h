@@ -17,7 +17,7 @@
 // checked by the ScopeAlloc pass, which names the function and the value.
 //
 // MLIR 19 drops discardable attributes when it lowers memref.alloca, so a
-// scope written on memref.alloca needs the pass in <scopealloc/mlir/MemRefScopes.h>
+// scope written on memref.alloca needs the pass in <scopealloc/mlir/Passes.h>
 // (scopealloc-memref-scopes) before finalize-memref-to-llvm.
 //
 // Link: libScopeAllocMLIR.a, then the MLIR libraries (MLIRIR, MLIRLLVMDialect,

@@ -18,7 +18,7 @@ config.excludes = ["Inputs"]
 bin_dir = config.llvm_tools_dir
 prefix = config.scopealloc_install_prefix
 lower = ",".join([
-    "convert-scf-to-cf", "expand-strided-metadata", "lower-affine",
+    "expand-strided-metadata", "lower-affine", "convert-scf-to-cf",
     "finalize-memref-to-llvm", "convert-arith-to-llvm", "convert-cf-to-llvm",
     "convert-func-to-llvm", "reconcile-unrealized-casts",
 ])

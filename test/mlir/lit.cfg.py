@@ -6,6 +6,7 @@
 #   %mlir_translate      mlir-translate-19 (upstream)
 #   %sa_translate        <prefix>/bin/scopealloc-mlir-translate
 #   %mlirplugin          --load-pass-plugin=<prefix>/lib/ScopeAllocMLIRPlugin.so
+#   %llvm_include, %llvm_lib   LLVM/MLIR 19's headers and libraries
 #   %mlir_lower          the upstream memref/scf/arith/func -> LLVM passes, as
 #                        a comma-separated list for --pass-pipeline
 import os, sys
@@ -27,6 +28,8 @@ config.substitutions[0:0] = [
     ("%mlir_translate", os.path.join(bin_dir, "mlir-translate")),
     ("%mlir_opt", os.path.join(bin_dir, "mlir-opt")),
     ("%mlir_lower", lower),
+    ("%llvm_include", os.path.join(os.path.dirname(bin_dir), "include")),
+    ("%llvm_lib", os.path.join(os.path.dirname(bin_dir), "lib")),
     ("%sa_translate", os.path.join(prefix, "bin", "scopealloc-mlir-translate")),
     ("%mlirplugin", "--load-pass-plugin=" +
      os.path.join(prefix, "lib", "ScopeAllocMLIRPlugin.so")),

@@ -12,6 +12,16 @@
 // RUN: %sa_translate --mlir-to-llvmir %t.plain.mlir -o %t.ours.ll
 // RUN: %mlir_translate --mlir-to-llvmir %t.plain.mlir -o %t.upstream.ll
 // RUN: diff %t.upstream.ll %t.ours.ll
+// With debug info (locations as DILocations), in both debug-info formats:
+// RUN: %mlir_opt %t.plain.mlir --mlir-print-debuginfo --pass-pipeline='builtin.module(ensure-debug-info-scope-on-llvm-func)' -o %t.dbg.mlir
+// RUN: %sa_translate --mlir-to-llvmir %t.dbg.mlir -o %t.ours.dbg.ll
+// RUN: %mlir_translate --mlir-to-llvmir %t.dbg.mlir -o %t.upstream.dbg.ll
+// RUN: diff %t.upstream.dbg.ll %t.ours.dbg.ll
+// RUN: %sa_translate --mlir-to-llvmir --write-experimental-debuginfo=false %t.dbg.mlir -o %t.ours.dbg.ll
+// RUN: %mlir_translate --mlir-to-llvmir --write-experimental-debuginfo=false %t.dbg.mlir -o %t.upstream.dbg.ll
+// RUN: diff %t.upstream.dbg.ll %t.ours.dbg.ll
+// RUN: FileCheck %s --check-prefix=DBG < %t.ours.dbg.ll
+// DBG: !DILocation(
 
 // CHECK-LABEL: define float @constant_count()
 // CHECK: %[[P:.*]] = alloca float, i64 16384, align 64, !scope ![[NPU:[0-9]+]]

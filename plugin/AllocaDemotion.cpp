@@ -14,6 +14,7 @@
 #include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -73,6 +74,7 @@ private:
   void demoteStaticFrame(StringRef Pool, const FrameLayout &Layout);
   void demoteDynamic(AllocaInst *AI, StringRef Pool);
   void redirectStackSaveRestore();
+  void followStackRestoreInNamedPools();
   void releaseOnEveryExit();
 
   Function &F;
@@ -115,6 +117,15 @@ static void eraseLifetimeMarkers(AllocaInst *AI) {
 }
 
 static void replaceAlloca(AllocaInst *AI, Value *NewPtr) {
+  // An alloca in another address space (the policy gave it a scope): its
+  // users reach the pool's memory through a cast to that address space.
+  if (NewPtr->getType() != AI->getType()) {
+    auto *Def = cast<Instruction>(NewPtr);
+    Instruction *Before = isa<PHINode>(Def)
+                              ? &*Def->getParent()->getFirstInsertionPt()
+                              : Def->getNextNode();
+    NewPtr = new AddrSpaceCastInst(NewPtr, AI->getType(), "", Before);
+  }
   if (auto *I = dyn_cast<Instruction>(NewPtr); I && AI->getDebugLoc())
     I->setDebugLoc(AI->getDebugLoc());
   NewPtr->takeName(AI);
@@ -323,6 +334,100 @@ void FunctionDemoter::redirectStackSaveRestore() {
   }
 }
 
+static IntrinsicInst *asStackSave(Value *V) {
+  auto *II = dyn_cast<IntrinsicInst>(V);
+  return II && II->getIntrinsicID() == Intrinsic::stacksave ? II : nullptr;
+}
+
+/// The llvm.stacksave whose value \p Restore restores: its argument, or
+/// at -O0 a reload of the slot that only that save is stored to (clang's
+/// `saved_stack`); null when it cannot be told (a phi of saves, ...).
+static IntrinsicInst *savedBy(IntrinsicInst &Restore) {
+  Value *Arg = Restore.getArgOperand(0);
+  if (IntrinsicInst *Save = asStackSave(Arg))
+    return Save;
+  auto *Reload = dyn_cast<LoadInst>(Arg);
+  auto *Slot =
+      Reload ? dyn_cast<AllocaInst>(Reload->getPointerOperand()) : nullptr;
+  if (!Slot)
+    return nullptr;
+  IntrinsicInst *Only = nullptr;
+  for (User *U : Slot->users()) {
+    if (isa<LoadInst>(U))
+      continue;
+    if (auto *II = dyn_cast<IntrinsicInst>(U); II && II->isLifetimeStartOrEnd())
+      continue;
+    auto *Store = dyn_cast<StoreInst>(U);
+    IntrinsicInst *Save =
+        Store && Store->getPointerOperand() == Slot
+            ? asStackSave(Store->getValueOperand())
+            : nullptr;
+    if (!Save || (Only && Only != Save))
+      return nullptr;
+    Only = Save;
+  }
+  return Only;
+}
+
+/// Each stackrestore of \p F with its save, when every one has a save that
+/// dominates it (so that a mark beside the save reaches the restore).
+static std::optional<SmallVector<std::pair<IntrinsicInst *, IntrinsicInst *>>>
+savesOfRestores(Function &F) {
+  SmallVector<std::pair<IntrinsicInst *, IntrinsicInst *>> Pairs;
+  for (Instruction &I : instructions(F))
+    if (auto *II = dyn_cast<IntrinsicInst>(&I);
+        II && II->getIntrinsicID() == Intrinsic::stackrestore) {
+      IntrinsicInst *Save = savedBy(*II);
+      if (!Save)
+        return std::nullopt;
+      Pairs.push_back({II, Save});
+    }
+  if (Pairs.empty())
+    return std::nullopt;
+  DominatorTree DT(F);
+  for (auto [Restore, Save] : Pairs)
+    if (!DT.dominates(Save, Restore))
+      return std::nullopt;
+  return Pairs;
+}
+
+bool namedPoolsFollowStackRestore(const Function &F) {
+  return savesOfRestores(const_cast<Function &>(F)).has_value();
+}
+
+// Named pools are not the machine stack: their marks go beside each
+// stacksave and their releases beside each stackrestore of it, so that a
+// loop (a VLA per iteration, MLIR's memref.alloca_scope) does not exhaust
+// the pool. The save's mark dominates its restores, as the save does.
+void FunctionDemoter::followStackRestoreInNamedPools() {
+  SmallVector<PoolFrame *, 2> Dynamic;
+  for (auto &[Pool, PF] : Pools)
+    if (!Pool.empty() && !PF.Dynamic.empty())
+      Dynamic.push_back(&PF);
+  if (Dynamic.empty())
+    return;
+  auto Pairs = savesOfRestores(F);
+  if (!Pairs)
+    return;
+  DenseMap<Value *, SmallVector<CallInst *, 2>> MarksAtSave;
+  for (auto [Restore, Save] : *Pairs) {
+    SmallVector<CallInst *, 2> &Marks = MarksAtSave[Save];
+    if (Marks.empty()) {
+      IRBuilder<> B(Save->getNextNode());
+      for (PoolFrame *PF : Dynamic) {
+        CallInst *Mark = RT.mark(B, PF->Pool);
+        Mark->setName("scopealloc.save." + PF->Pool);
+        PF->SaveMarks.push_back(Mark);
+        Marks.push_back(Mark);
+      }
+    }
+    IRBuilder<> B(Restore);
+    for (size_t I = Dynamic.size(); I-- > 0;) // newest mark first
+      Dynamic[I]->RestoreReleases.push_back(
+          RT.release(B, Dynamic[I]->Pool, Marks[I]));
+  }
+}
+
 void FunctionDemoter::releaseOnEveryExit() {
   SmallVector<Instruction *, 8> Exits;
   for (BasicBlock &BB : F) {
@@ -376,6 +481,7 @@ FunctionDemotion FunctionDemoter::run(ArrayRef<DemotionRequest> Requests,
     demoteStaticFrame(Pool, Layout);
   for (const DemotionRequest *R : Dynamic)
     demoteDynamic(R->Alloca, R->Pool);
+  followStackRestoreInNamedPools();
   if (DefaultPoolDynamic && StackSaveMayMoveToArena)
     redirectStackSaveRestore();
   releaseOnEveryExit();
@@ -431,6 +537,9 @@ void FunctionDemotion::print(raw_ostream &OS) const {
     for (const DemotedDynamic &D : PF.Dynamic)
       OS << "    %" << Name(D.Name) << " dynamic, align " << D.Alignment.value()
          << (D.CanaryAddress ? ", canary" : "") << "\n";
+    if (!PF.RestoreReleases.empty())
+      OS << "    released at " << PF.RestoreReleases.size()
+         << " llvm.stackrestore\n";
   }
   if (!StackSaves.empty() || !StackRestores.empty())
     OS << "  stacksave/stackrestore: " << StackSaves.size() << "/"

@@ -6,7 +6,8 @@
 //     and one bump at entry, each alloca becomes an offset into the frame;
 //   - other allocas (VLAs, alloca(n), allocas in loops) bump at their own
 //     position; llvm.stacksave/stackrestore become mark/release of the
-//     default pool so that a VLA in a loop is released every iteration;
+//     default pool so that a VLA in a loop is released every iteration,
+//     and take/release marks of the named pools that serve such allocas;
 //   - every way out of the function (ret, musttail call, resume) releases
 //     back to the marks taken at entry;
 //   - under a stack protector, each static demoted buffer is followed by a
@@ -87,6 +88,10 @@ struct PoolFrame {
   /// The releases back to Mark, one per exit: runtime calls, or the inline
   /// release's store.
   llvm::SmallVector<llvm::Instruction *, 4> Releases;
+  /// A named pool's dynamic allocations follow llvm.stacksave/stackrestore:
+  /// its marks taken beside each stacksave, and its releases to them beside
+  /// each stackrestore.
+  llvm::SmallVector<llvm::CallInst *, 2> SaveMarks, RestoreReleases;
 };
 
 /// One function's demotion.
@@ -116,6 +121,13 @@ struct FunctionDemotion {
   /// A readable description, for -debug-only=scope-alloc-layout and tests.
   void print(llvm::raw_ostream &OS) const;
 };
+
+/// Whether every llvm.stackrestore of \p F restores the value of an
+/// llvm.stacksave that dominates it (directly, or at -O0 through the slot
+/// only that save is stored to), and there is one: then the named pools' dynamic
+/// allocations are released at each stackrestore too (memref.alloca_scope,
+/// a VLA in a loop), not only when the function returns.
+bool namedPoolsFollowStackRestore(const llvm::Function &F);
 
 /// Rewrites \p Requests (allocas of \p F) and returns what it did.
 /// \p StackSaveMayMoveToArena says whether no dynamic alloca stays on the

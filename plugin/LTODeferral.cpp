@@ -70,6 +70,7 @@ static constexpr StringRef RecordedOptions[] = {"scope-alloc-policy",
                                                 "scope-alloc-frame-budget",
                                                 "scope-alloc-dynamic",
                                                 "scope-alloc-pool",
+                                                "scope-alloc-address-space-scopes",
                                                 "scope-alloc-report",
                                                 "scope-alloc-facts"};
 

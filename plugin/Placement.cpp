@@ -1,5 +1,6 @@
 //===- Placement.cpp - Where a buffer's memory comes from -----------------===//
 #include "Placement.h"
+#include "AllocaDemotion.h"
 #include "Diagnostics.h"
 #include "FrameBudget.h"
 #include "RuntimeABI.h"
@@ -137,14 +138,18 @@ static constexpr const char *PresplitCoroutineReason =
     "allocas that live across a suspension go to the coroutine frame; run "
     "scope-alloc after coro-split to handle the split functions)";
 
-std::string whyPinned(const AllocaInst &AI, const DataLayout &DL) {
+std::string whyPinned(const AllocaInst &AI, const DataLayout &DL,
+                      const StackPolicy *P) {
   if (AI.isUsedWithInAlloca())
     return "inalloca argument memory is part of the call sequence";
   if (AI.isSwiftError())
     return "swifterror slots must stay on the stack";
-  if (AI.getAddressSpace() != 0)
-    return "it is in address space " + std::to_string(AI.getAddressSpace()) +
-           ", the workspace pools are in address space 0";
+  unsigned AS = AI.getAddressSpace();
+  if (AS != 0 && !(P && P->scopeOfAddressSpace(AS)))
+    return "it is in address space " + std::to_string(AS) +
+           ", the workspace pools are in address space 0 (give the address "
+           "space a scope to move it: -scope-alloc-address-space-scopes=" +
+           std::to_string(AS) + ":<scope>)";
   if (std::optional<TypeSize> TS = AI.getAllocationSize(DL);
       TS && TS->isScalable())
     return "its size is a scalable vector size";
@@ -159,6 +164,15 @@ std::string whyPinned(const AllocaInst &AI, const DataLayout &DL) {
   return {};
 }
 
+Expected<Scope> allocaScope(const AllocaInst &AI, const StackPolicy &P) {
+  Expected<Scope> S = readScope(AI);
+  if (!S || S->Kind != Scope::Unspecified || AI.getAddressSpace() == 0)
+    return S;
+  if (const std::string *Spelling = P.scopeOfAddressSpace(AI.getAddressSpace()))
+    return parseScopeSpelling(*Spelling); // checked when the policy was read
+  return S;
+}
+
 uint64_t stackBytesKept(const Function &F, const StackPolicy &P) {
   const DataLayout &DL = F.getDataLayout();
   uint64_t Bytes = 0;
@@ -170,12 +184,12 @@ uint64_t stackBytesKept(const Function &F, const StackPolicy &P) {
     if (!TS || TS->isScalable())
       continue;
     Scope S;
-    if (Expected<Scope> Read = readScope(*AI))
+    if (Expected<Scope> Read = allocaScope(*AI, P))
       S = std::move(*Read);
     else
       consumeError(Read.takeError()); // scope-alloc reports it
     uint64_t Size = TS->getFixedValue();
-    bool Stays = !whyPinned(*AI, DL).empty() ||
+    bool Stays = !whyPinned(*AI, DL, &P).empty() ||
                  placeBuffer(S, Size, P).Action == AllocaDecision::Keep;
     if (Stays)
       Bytes += Size;
@@ -204,7 +218,8 @@ bool FunctionPlanner::plan() {
   for (Instruction &I : instructions(F)) {
     if (!isa<AllocaInst>(I) && !isa<CallBase>(I))
       continue;
-    Expected<Scope> S = readScope(I);
+    auto *AI = dyn_cast<AllocaInst>(&I);
+    Expected<Scope> S = AI ? allocaScope(*AI, Policy) : readScope(I);
     if (!S) {
       reportError(F, &I,
                   "malformed !scope metadata on '" + describeValue(I) +
@@ -212,13 +227,19 @@ bool FunctionPlanner::plan() {
       OK = false;
       continue;
     }
-    if (auto *AI = dyn_cast<AllocaInst>(&I))
+    if (AI)
       Decisions.push_back({AI, std::move(*S)});
   }
   if (!OK)
     return false;
-  for (AllocaDecision &D : Decisions)
+  for (AllocaDecision &D : Decisions) {
     decide(D);
+    unsigned AS = D.Alloca->getAddressSpace();
+    if (AS && D.Action != AllocaDecision::Pinned &&
+        !D.Alloca->getMetadata(ScopeMetadataName))
+      D.Reason += "; scope of address space " + std::to_string(AS) + " (" +
+                  Policy.AddressSpaceScopesSource + ")";
+  }
   if (any_of(Decisions, [](const AllocaDecision &D) {
         return D.Action == AllocaDecision::Rejected;
       }))
@@ -239,9 +260,10 @@ bool FunctionPlanner::plan() {
   if (!OK)
     return false;
   bool StackRestoreFrees = stackSaveMayMoveToArena();
+  bool NamedPoolsFollow = namedPoolsFollowStackRestore(F);
   for (AllocaDecision &D : Decisions)
     if (D.Action == AllocaDecision::Demote && !D.Alloca->isStaticAlloca() &&
-        (!D.Pool.empty() || !StackRestoreFrees))
+        !(D.Pool.empty() ? StackRestoreFrees : NamedPoolsFollow))
       D.Reason += "; its memory is released when the function returns, not "
                   "at llvm.stackrestore";
   LLVM_DEBUG(for (const AllocaDecision &D : Decisions) traceDecision(D));
@@ -254,7 +276,7 @@ void FunctionPlanner::decide(AllocaDecision &D) {
       TS && !TS->isScalable())
     D.Size = TS->getFixedValue();
 
-  if (std::string Why = whyPinned(AI, DL); !Why.empty()) {
+  if (std::string Why = whyPinned(AI, DL, &Policy); !Why.empty()) {
     D.Action = AllocaDecision::Pinned;
     D.Reason = Why;
     D.Rule = PlacementRule::CannotMove;

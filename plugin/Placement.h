@@ -57,8 +57,16 @@ std::optional<BufferVerdict> placeByScope(const Scope &S);
 BufferVerdict placeBuffer(const Scope &S, std::optional<uint64_t> Size,
                           const StackPolicy &P);
 
-/// Why \p AI can never leave the stack, or an empty string.
-std::string whyPinned(const llvm::AllocaInst &AI, const llvm::DataLayout &DL);
+/// Why \p AI can never leave the stack, or an empty string. An alloca in
+/// another address space than 0 may leave it when \p P gives that address
+/// space a scope.
+std::string whyPinned(const llvm::AllocaInst &AI, const llvm::DataLayout &DL,
+                      const StackPolicy *P = nullptr);
+
+/// The scope of \p AI: its !scope metadata, else the scope \p P gives its
+/// address space, else none. The error says what is malformed.
+llvm::Expected<Scope> allocaScope(const llvm::AllocaInst &AI,
+                                  const StackPolicy &P);
 
 /// "limit 1024 bytes (<source>)" and "frame budget 600 bytes (<source>)".
 std::string limitText(const StackPolicy &P);

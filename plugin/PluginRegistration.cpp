@@ -1,6 +1,7 @@
 //===- PluginRegistration.cpp - Entry point of ScopeAlloc.so --------------===//
 //
-// Three passes, in pipeline order:
+// Three passes, in pipeline order (and, around every function pass, the
+// scope tracker of ScopeTracking.h):
 //   scope-alloc-source-scopes  annotate("scope:...") and function policies
 //                              from the source become metadata/attributes
 //   scope-alloc-promote        small workspace calls become allocas
@@ -15,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ScopeAllocPass.h"
+#include "ScopeTracking.h"
 #include "SourceScopes.h"
 #include "WorkspacePromotion.h"
 
@@ -56,6 +58,9 @@ static void registerScopeAlloc(PassBuilder &PB) {
     PIC->addClassToPassName(PromoteWorkspacePass::name(),
                             "scope-alloc-promote");
     PIC->addClassToPassName(ScopeAllocPass::name(), "scope-alloc");
+    // Scopes must survive the passes between the pipeline's start and
+    // scope-alloc at its end (ScopeTracking.h).
+    registerScopeTracking(*PIC);
   }
 
   PB.registerPipelineParsingCallback(

@@ -2,6 +2,7 @@
 #include "PolicyFile.h"
 #include "Scope.h"
 
+#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
@@ -140,8 +141,10 @@ private:
                        yaml::Node *N, llvm::StringRef What,
                        std::vector<std::pair<std::string, uint64_t>> &Out,
                        bool IsPool = false);
+  void readAddressSpaceScopes(PolicyTarget &T, llvm::yaml::Node *N);
   void readFunctions(PolicyTarget &T, yaml::Node *N);
   void readTarget(StringRef Name, yaml::Node *N);
+  void readAllocators(yaml::Node *N);
   void readPools(yaml::Node *N);
 
   yaml::Stream &S;
@@ -180,6 +183,92 @@ std::optional<uint64_t> PolicyReader::bytes(yaml::Node *N, StringRef Key) {
   llvm_unreachable("all ByteCountRead values handled");
 }
 
+void PolicyReader::readAllocators(yaml::Node *N) {
+  auto *Seq = dyn_cast_or_null<yaml::SequenceNode>(N);
+  if (!Seq)
+    return error(N, "'allocators' must be a list of allocators (alloc, "
+                    "size-arg, free, free-arg, align, null)");
+  static constexpr StringRef Keys[] = {"alloc",    "size-arg", "free",
+                                       "free-arg", "align",    "null"};
+  for (yaml::Node &Item : *Seq) {
+    auto *Map = dyn_cast<yaml::MappingNode>(&Item);
+    if (!Map) {
+      error(&Item, "an allocator is a mapping with alloc, size-arg, free, "
+                   "free-arg and align");
+      continue;
+    }
+    AllocatorSpec A{};
+    A.NullIsErrorPath = true;
+    std::optional<uint64_t> SizeArg, FreeArg, Alignment;
+    bool OK = true;
+    for (yaml::KeyValueNode &KV : *Map) {
+      std::optional<std::string> Key = scalar(KV.getKey(), "allocators");
+      std::optional<std::string> Value =
+          Key ? scalar(KV.getValue(), *Key) : std::nullopt;
+      if (!Value) {
+        OK = false;
+        continue;
+      }
+      if (*Key == "alloc") {
+        A.Alloc = *Value;
+      } else if (*Key == "free") {
+        A.Free = *Value;
+      } else if (*Key == "size-arg" || *Key == "free-arg" || *Key == "align") {
+        uint64_t N;
+        if (readByteCount(*Value, N) != ByteCountRead::OK ||
+            (*Key == "align" ? !isPowerOf2_64(N) || N > (1ull << 32)
+                             : N > 64)) {
+          error(KV.getValue(),
+                "'" + *Key + "' must be " +
+                    (*Key == "align" ? "a power of two"
+                                     : "an argument index (from 0)") +
+                    ", found '" + *Value + "'");
+          OK = false;
+          continue;
+        }
+        (*Key == "size-arg" ? SizeArg : *Key == "free-arg" ? FreeArg
+                                                           : Alignment) = N;
+      } else if (*Key == "null") {
+        if (*Value != "error-path" && *Value != "never") {
+          error(KV.getValue(), "'null' must be error-path or never, found '" +
+                                   *Value + "'" +
+                                   didYouMean(*Value, {"error-path", "never"}));
+          OK = false;
+          continue;
+        }
+        A.NullIsErrorPath = *Value == "error-path";
+      } else {
+        error(KV.getKey(), "unknown key '" + *Key +
+                               "' in an allocator (expected alloc, size-arg, "
+                               "free, free-arg, align or null)" +
+                               didYouMean(*Key, Keys));
+        OK = false;
+      }
+    }
+    if (!OK)
+      continue;
+    if (A.Alloc.empty() || A.Free.empty() || !SizeArg || !FreeArg ||
+        !Alignment) {
+      error(&Item, "an allocator needs alloc, size-arg, free, free-arg and "
+                   "align");
+      continue;
+    }
+    // The argument counts are those the calls must have at least.
+    A.SizeArg = *SizeArg;
+    A.AllocArgs = A.SizeArg + 1;
+    A.FreeArg = *FreeArg;
+    A.FreeArgs = A.FreeArg + 1;
+    A.Align = *Alignment;
+    A.Origin = "policy file " + Out.Path;
+    if (any_of(Out.Allocators,
+               [&](const AllocatorSpec &B) { return B.Alloc == A.Alloc; })) {
+      error(&Item, "allocator '" + A.Alloc + "' is declared twice");
+      continue;
+    }
+    Out.Allocators.push_back(std::move(A));
+  }
+}
+
 void PolicyReader::readPools(yaml::Node *N) {
   auto *Seq = dyn_cast_or_null<yaml::SequenceNode>(N);
   if (!Seq)
@@ -207,7 +296,8 @@ static constexpr StringRef TargetKeys[] = {"max-stack-alloca",
                                            "entries",
                                            "pool-sizes",
                                            "recursion",
-                                           "functions"};
+                                           "functions",
+                                           "address-space-scopes"};
 
 bool PolicyReader::readField(StringRef Key, yaml::Node *V, PolicyFields &F) {
   if (Key == "max-stack-alloca") {
@@ -281,6 +371,41 @@ void PolicyReader::readNamedCounts(
       PoolUses.push_back({*Name, KV.getKey()});
     Out.push_back({*Name, Count});
   }
+}
+
+void PolicyReader::readAddressSpaceScopes(PolicyTarget &T, yaml::Node *N) {
+  auto *Map = dyn_cast_or_null<yaml::MappingNode>(N);
+  if (!Map)
+    return error(N, "'address-space-scopes' in target '" + T.Name +
+                        "' must map address spaces (numbers) to scopes");
+  AddressSpaceScopes Scopes;
+  for (yaml::KeyValueNode &KV : *Map) {
+    std::optional<std::string> Number =
+        scalar(KV.getKey(), "address-space-scopes");
+    std::optional<std::string> Spelling =
+        scalar(KV.getValue(), "address-space-scopes");
+    if (!Number || !Spelling)
+      continue;
+    unsigned AS;
+    if (StringRef(*Number).getAsInteger(10, AS)) {
+      error(KV.getKey(), "'address-space-scopes' keys must be address "
+                         "spaces (numbers), found '" +
+                             *Number + "'");
+      continue;
+    }
+    if (Error E = checkAddressSpaceScope(AS, *Spelling)) {
+      error(KV.getValue(), "'address-space-scopes' of " + *Number + ": " +
+                               toString(std::move(E)));
+      continue;
+    }
+    if (any_of(Scopes, [&](const auto &E) { return E.first == AS; })) {
+      error(KV.getKey(), "address space " + *Number +
+                             " appears twice in 'address-space-scopes'");
+      continue;
+    }
+    Scopes.push_back({AS, *Spelling});
+  }
+  T.Fields.AddressSpaceScopes = std::move(Scopes);
 }
 
 void PolicyReader::readFunctions(PolicyTarget &T, yaml::Node *N) {
@@ -363,12 +488,14 @@ void PolicyReader::readTarget(StringRef Name, yaml::Node *N) {
                       T.Bounds.Recursion);
     } else if (*Key == "functions") {
       readFunctions(T, V);
+    } else if (*Key == "address-space-scopes") {
+      readAddressSpaceScopes(T, V);
     } else {
       error(KV.getKey(),
             "unknown key '" + *Key + "' in target '" + Name +
                 "' (expected max-stack-alloca, frame-budget, dynamic, pool, "
                 "stack-scope-over-budget, triples, stack-bound, entries, "
-                "pool-sizes, recursion or functions)" +
+                "pool-sizes, recursion, functions or address-space-scopes)" +
                 didYouMean(*Key, TargetKeys));
     }
   }
@@ -395,6 +522,8 @@ void PolicyReader::read(yaml::Node *Root) {
                      " (this ScopeAlloc reads version 1)");
     } else if (*Key == "pools") {
       readPools(V);
+    } else if (*Key == "allocators") {
+      readAllocators(V);
     } else if (*Key == "targets") {
       auto *Targets = dyn_cast_or_null<yaml::MappingNode>(V);
       if (!Targets) {
@@ -409,8 +538,10 @@ void PolicyReader::read(yaml::Node *Root) {
         }
     } else {
       error(KV.getKey(), "unknown key '" + *Key +
-                             "' (expected version, pools or targets)" +
-                             didYouMean(*Key, {"version", "pools", "targets"}));
+                             "' (expected version, pools, targets or "
+                             "allocators)" +
+                             didYouMean(*Key, {"version", "pools", "targets",
+                                               "allocators"}));
     }
   }
   // Pools are checked last: 'pools' may come after the targets.

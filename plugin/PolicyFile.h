@@ -12,6 +12,7 @@
 //       dynamic: demote                # keep | demote | reject
 //       pool: workspace                # where unscoped demoted memory goes
 //       stack-scope-over-budget: warn  # error (default) | warn
+//       address-space-scopes: { 5: global.npu_sram }  # allocas in addrspace(5)
 //       functions:                     # per function, over the target's
 //         fir_filter: { frame-budget: 64 }  # (source annotations win)
 //       # What scopealloc-bound checks (--check, and the links of the
@@ -27,6 +28,9 @@
 //===----------------------------------------------------------------------===//
 #ifndef SCOPEALLOC_POLICYFILE_H
 #define SCOPEALLOC_POLICYFILE_H
+
+#include "Scope.h"
+#include "WorkspaceAllocators.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -70,6 +74,8 @@ struct PolicyFields {
   std::optional<DynamicRule> Dynamic;
   std::optional<std::string> Pool; ///< "workspace" = the default pool
   std::optional<ConflictRule> StackScopeOverBudget;
+  /// Scopes of allocas in other address spaces (Scope.h).
+  std::optional<AddressSpaceScopes> AddressSpaceScopes;
 };
 
 /// What a target declares for scopealloc-bound: bounds it checks and the
@@ -103,6 +109,9 @@ struct PolicyFile {
   std::string Path;
   std::vector<std::string> Pools;
   std::vector<PolicyTarget> Targets;
+  /// 'allocators': calls scope-alloc-promote may turn into stack buffers,
+  /// beside the built-in ones (WorkspaceAllocators.h).
+  std::vector<AllocatorSpec> Allocators;
   /// Accepted with a warning (e.g. no 'version'); reported per module.
   std::vector<std::string> Warnings;
 

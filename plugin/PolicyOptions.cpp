@@ -40,6 +40,12 @@ static cl::opt<std::string>
                      "(default: workspace)"),
             cl::value_desc("pool"));
 
+static cl::opt<std::string> AddressSpaceScopesOpt(
+    "scope-alloc-address-space-scopes",
+    cl::desc("Scopes of allocas in other address spaces, e.g. "
+             "5:global.npu_sram,6:local (the pools' memory is cast to them)"),
+    cl::value_desc("as:scope,..."));
+
 namespace scopealloc {
 
 namespace {
@@ -57,6 +63,8 @@ constexpr SettingNames Names[] = {
     {PolicySetting::Pool, "pool", "-scope-alloc-pool"},
     {PolicySetting::Target, "target", "-scope-alloc-target"},
     {PolicySetting::Policy, "policy", "-scope-alloc-policy"},
+    {PolicySetting::AddressSpaceScopes, "address-space-scopes",
+     "-scope-alloc-address-space-scopes"},
 };
 
 const SettingNames &names(PolicySetting S) {
@@ -67,7 +75,8 @@ const SettingNames &names(PolicySetting S) {
 
 bool PolicyOptions::empty() const {
   return !PolicyPath && !Target && !Fields.MaxStackAlloca &&
-         !Fields.FrameBudget && !Fields.Dynamic && !Fields.Pool;
+         !Fields.FrameBudget && !Fields.Dynamic && !Fields.Pool &&
+         !Fields.AddressSpaceScopes;
 }
 
 std::string PolicyOptions::settingName(PolicySetting S) const {
@@ -94,6 +103,9 @@ void PolicyOptions::printParameters(raw_ostream &OS) const {
     OS << LS << "dynamic=" << spell(*Fields.Dynamic);
   if (Fields.Pool)
     OS << LS << "pool=" << *Fields.Pool;
+  if (Fields.AddressSpaceScopes)
+    OS << LS << "address-space-scopes="
+       << printAddressSpaceScopes(*Fields.AddressSpaceScopes);
   if (Target)
     OS << LS << "target=" << *Target;
   if (PolicyPath)
@@ -154,6 +166,12 @@ PolicyOptions commandLineOptions() {
     else
       Fail(PolicySetting::Pool, Pool.takeError());
   }
+  if (AddressSpaceScopesOpt.getNumOccurrences()) {
+    if (auto Map = parseAddressSpaceScopes(AddressSpaceScopesOpt))
+      O.Fields.AddressSpaceScopes = std::move(*Map);
+    else
+      Fail(PolicySetting::AddressSpaceScopes, Map.takeError());
+  }
   return O;
 }
 
@@ -171,7 +189,7 @@ Expected<PolicyOptions> parsePolicyParameters(StringRef Params,
     };
     if (!Param.contains('='))
       return Invalid("expected <name>=<value> (limit, frame-budget, dynamic, "
-                     "pool, target or policy)");
+                     "pool, target, policy or address-space-scopes)");
     StringRef Key, Value;
     std::tie(Key, Value) = Param.split('=');
     if (Key == "max-stack-alloca")
@@ -183,8 +201,8 @@ Expected<PolicyOptions> parsePolicyParameters(StringRef Params,
       for (const SettingNames &N : Names)
         Known.push_back(N.Parameter);
       return Invalid("unknown parameter '" + Key +
-                     "' (expected limit, frame-budget, dynamic, pool, target "
-                     "or policy)" +
+                     "' (expected limit, frame-budget, dynamic, pool, target, "
+                     "policy or address-space-scopes)" +
                      didYouMean(Key, Known));
     }
     if (is_contained(Given, Key))
@@ -215,6 +233,13 @@ Expected<PolicyOptions> parsePolicyParameters(StringRef Params,
       if (!Pool)
         return Bad(Pool.takeError());
       O.Fields.Pool = *Pool;
+      break;
+    }
+    case PolicySetting::AddressSpaceScopes: {
+      auto Map = parseAddressSpaceScopes(Value);
+      if (!Map)
+        return Bad(Map.takeError());
+      O.Fields.AddressSpaceScopes = std::move(*Map);
       break;
     }
     case PolicySetting::Target:

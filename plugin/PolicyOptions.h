@@ -16,6 +16,8 @@
 //   pool=<pool>|workspace       -scope-alloc-pool
 //   target=<tag>                -scope-alloc-target
 //   policy=<file>               -scope-alloc-policy
+//   address-space-scopes=5:global.npu_sram,...
+//                               -scope-alloc-address-space-scopes
 //
 // Pass parameters override the command-line options of the same setting;
 // StackPolicy.h lists where both stand among the policy's layers.
@@ -39,7 +41,15 @@ class raw_ostream;
 namespace scopealloc {
 
 /// The settings an option or a pass parameter can give.
-enum class PolicySetting { Limit, FrameBudget, Dynamic, Pool, Target, Policy };
+enum class PolicySetting {
+  Limit,
+  FrameBudget,
+  Dynamic,
+  Pool,
+  Target,
+  Policy,
+  AddressSpaceScopes
+};
 
 struct PolicyOptions {
   enum OriginTy { CommandLine, PassParameters };

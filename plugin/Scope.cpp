@@ -75,6 +75,48 @@ Expected<Scope> parseScopeSpelling(StringRef Spelling) {
                            Spelling));
 }
 
+Error checkAddressSpaceScope(uint64_t AddressSpace, StringRef Spelling) {
+  if (AddressSpace == 0)
+    return malformed("address space 0 is the stack's own: give its allocas "
+                     "!scope metadata or a limit instead");
+  if (AddressSpace > 0xffffff)
+    return malformed(formatv("address space {0} is larger than LLVM's "
+                             "largest, 16777215",
+                             AddressSpace));
+  if (Expected<Scope> S = parseScopeSpelling(Spelling); !S)
+    return S.takeError();
+  return Error::success();
+}
+
+Expected<AddressSpaceScopes> parseAddressSpaceScopes(StringRef Text) {
+  AddressSpaceScopes Map;
+  SmallVector<StringRef, 4> Items;
+  Text.split(Items, ',', -1, /*KeepEmpty=*/false);
+  if (Items.empty())
+    return malformed("must be <address space>:<scope>[,...], found \"" +
+                     Text + "\"");
+  for (StringRef Item : Items) {
+    auto [Number, Spelling] = Item.trim().split(':');
+    unsigned AS;
+    if (Number.trim().getAsInteger(10, AS) || Spelling.empty())
+      return malformed("must be <address space>:<scope>[,...], found \"" +
+                       Item + "\"");
+    if (Error E = checkAddressSpaceScope(AS, Spelling.trim()))
+      return malformed("\"" + Item + "\": " + toString(std::move(E)));
+    if (any_of(Map, [&](const auto &E) { return E.first == AS; }))
+      return malformed(formatv("address space {0} is given twice", AS));
+    Map.push_back({AS, Spelling.trim().str()});
+  }
+  return Map;
+}
+
+std::string printAddressSpaceScopes(const AddressSpaceScopes &Map) {
+  std::string Text;
+  for (const auto &[AS, Spelling] : Map)
+    Text += (Text.empty() ? "" : ",") + std::to_string(AS) + ":" + Spelling;
+  return Text;
+}
+
 Expected<Scope> readScope(const Instruction &I) {
   MDNode *MD = I.getMetadata(ScopeMetadataName);
   if (!MD)

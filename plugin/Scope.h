@@ -14,6 +14,8 @@
 #include "llvm/Support/Error.h"
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace llvm {
 class Instruction;
@@ -57,6 +59,22 @@ inline bool isValidPoolName(llvm::StringRef Name) {
 /// 'workspace' or a pool name. The error says "must be 'workspace' or a pool
 /// name (a C identifier), found \"<Text>\""; the caller names the setting.
 llvm::Expected<std::string> parsePoolSetting(llvm::StringRef Text);
+
+/// Scopes of allocas in other address spaces than 0 (MLIR turns a memref
+/// memory space into `alloca ... addrspace(N)`): address space -> scope
+/// spelling, in the order given. The policy setting address-space-scopes.
+using AddressSpaceScopes = std::vector<std::pair<unsigned, std::string>>;
+
+/// Parses "5:global.npu_sram,6:local" (the option and pass parameter
+/// spelling). The error says what is wrong; the caller names the setting.
+llvm::Expected<AddressSpaceScopes>
+parseAddressSpaceScopes(llvm::StringRef Text);
+/// Checks one entry (policy files give them one by one): a non-zero address
+/// space and a scope spelling.
+llvm::Error checkAddressSpaceScope(uint64_t AddressSpace,
+                                   llvm::StringRef Spelling);
+/// "5:global.npu_sram,6:local".
+std::string printAddressSpaceScopes(const AddressSpaceScopes &Map);
 
 /// Parses a scope spelling ("global", "global.npu_sram", ...). The error
 /// message says what is wrong with the spelling, without location.

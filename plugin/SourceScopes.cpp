@@ -42,6 +42,42 @@ std::string annotationWhere(const Value *File, const Value *Line) {
   return Where;
 }
 
+/// The value \p V is, looking through what code generators put between an
+/// alloca and its annotation: pointer casts, ptrtoint/inttoptr round trips,
+/// zero-offset GEPs, and MLIR's memref descriptors (the pointer inserted
+/// into a struct and extracted again).
+Value *annotatedValue(Value *V) {
+  for (unsigned Steps = 0; Steps < 32; ++Steps) {
+    V = V->stripPointerCasts();
+    if (auto *Cast = dyn_cast<CastInst>(V);
+        Cast && (isa<IntToPtrInst>(Cast) || isa<PtrToIntInst>(Cast))) {
+      V = Cast->getOperand(0);
+      continue;
+    }
+    if (auto *GEP = dyn_cast<GetElementPtrInst>(V); GEP && GEP->hasAllZeroIndices()) {
+      V = GEP->getPointerOperand();
+      continue;
+    }
+    auto *Extract = dyn_cast<ExtractValueInst>(V);
+    if (!Extract)
+      return V;
+    // The last insertvalue into the same field before the extract.
+    Value *Agg = Extract->getAggregateOperand();
+    Value *Found = nullptr;
+    while (auto *Insert = dyn_cast<InsertValueInst>(Agg)) {
+      if (Insert->getIndices() == Extract->getIndices()) {
+        Found = Insert->getInsertedValueOperand();
+        break;
+      }
+      Agg = Insert->getAggregateOperand();
+    }
+    if (!Found)
+      return V;
+    V = Found;
+  }
+  return V;
+}
+
 struct AppliedScope {
   Scope S;
   std::string Where;
@@ -64,7 +100,7 @@ bool applyLocalScopes(Function &F) {
         continue; // somebody else's annotation: leave it alone
       std::string Where =
           annotationWhere(II->getArgOperand(2), II->getArgOperand(3));
-      Value *Target = II->getArgOperand(0)->stripPointerCasts();
+      Value *Target = annotatedValue(II->getArgOperand(0));
       auto *AI = dyn_cast<AllocaInst>(Target);
       if (II->getIntrinsicID() == Intrinsic::ptr_annotation || !AI) {
         reportError(F, II,

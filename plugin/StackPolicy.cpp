@@ -46,10 +46,10 @@ static bool isBareMetal(const Triple &T) {
           T.getEnvironment() == Triple::EABIHF);
 }
 
-StackPolicy targetDefaultPolicy(const Triple &T) {
+StackPolicy targetDefaultPolicy(const Triple &T, unsigned PointerBits) {
   StackPolicy P;
   std::string Name = T.str().empty() ? "<no triple>" : T.str();
-  auto Row = [&](uint64_t Limit, const char *Why) {
+  auto Row = [&](uint64_t Limit, const std::string &Why) {
     P.MaxStackAlloca = Limit;
     P.Source = "target default for " + Name + " (" + Why + ")";
     P.FrameBudgetSource = P.DynamicSource = P.PoolSource =
@@ -64,6 +64,13 @@ StackPolicy targetDefaultPolicy(const Triple &T) {
     return Row(512, "WebAssembly: small shadow stack in linear memory");
   if (isBareMetal(T))
     return Row(256, "bare-metal: stacks of a few KiB");
+  // mlir-translate writes no triple, only a data layout: the CPU that runs
+  // the code is the host's kind, and its pointer size is the layout's.
+  if (T.getArch() == Triple::UnknownArch && PointerBits) {
+    return Row(1024, "no target triple: hosted CPU with " +
+                         std::to_string(PointerBits) +
+                         "-bit pointers, from the data layout");
+  }
   if (T.isArch64Bit())
     return Row(1024, "hosted 64-bit CPU");
   return Row(1024, "hosted 32-bit CPU");
@@ -91,6 +98,10 @@ static void apply(StackPolicy &P, const PolicyFields &Layer,
   if (Layer.StackScopeOverBudget) {
     P.StackScopeOverBudget = *Layer.StackScopeOverBudget;
     P.StackScopeOverBudgetSource = Source;
+  }
+  if (Layer.AddressSpaceScopes) {
+    P.AddressSpaceScopes = *Layer.AddressSpaceScopes;
+    P.AddressSpaceScopesSource = Source;
   }
 }
 
@@ -330,7 +341,7 @@ ModulePolicy computeModulePolicy(const Module &M,
                                  const PolicyOptions &Parameters) {
   ModulePolicy R;
   Triple T(M.getTargetTriple());
-  R.Base = targetDefaultPolicy(T);
+  R.Base = targetDefaultPolicy(T, M.getDataLayout().getPointerSizeInBits());
   R.Warnings = unknownModuleFlags(M);
   AddressSpace Space = addressSpace(M);
 
@@ -347,6 +358,7 @@ ModulePolicy computeModulePolicy(const Module &M,
     }
     File = *Loaded;
     llvm::append_range(R.Warnings, File->Warnings);
+    R.Base.Allocators = File->Allocators;
     if (const PolicyTarget *PT = File->matchTriple(T.str())) {
       Matched = true;
       std::string Source = "policy file " + File->Path + ", target '" +

@@ -69,6 +69,20 @@ struct StackPolicy {
   /// Pool of unscoped demoted memory; empty = the default workspace pool.
   std::string Pool;
   std::string PoolSource;
+  /// Scopes of allocas in other address spaces than 0 (Scope.h); an alloca
+  /// in an address space without one cannot leave the stack.
+  AddressSpaceScopes AddressSpaceScopes;
+  std::string AddressSpaceScopesSource;
+  /// The scope the policy gives address space \p AS, or null.
+  const std::string *scopeOfAddressSpace(unsigned AS) const {
+    for (const auto &[Space, Spelling] : AddressSpaceScopes)
+      if (Space == AS)
+        return &Spelling;
+    return nullptr;
+  }
+  /// Allocation calls scope-alloc-promote knows beside the built-in ones
+  /// (the policy file's 'allocators').
+  std::vector<AllocatorSpec> Allocators;
   /// A stack-scoped allocation that alone exceeds the budget.
   ConflictRule StackScopeOverBudget = ConflictRule::Error;
   std::string StackScopeOverBudgetSource;
@@ -82,8 +96,10 @@ struct BuiltinTag {
 };
 llvm::ArrayRef<BuiltinTag> builtinTags();
 
-/// The built-in row of the triple table that applies to \p T.
-StackPolicy targetDefaultPolicy(const llvm::Triple &T);
+/// The built-in row of the triple table that applies to \p T; for a module
+/// without a triple, a hosted CPU with the data layout's \p PointerBits.
+StackPolicy targetDefaultPolicy(const llvm::Triple &T,
+                                unsigned PointerBits = 0);
 
 /// Layers 1-6 of a module: what every function of it starts from.
 struct ModulePolicy {

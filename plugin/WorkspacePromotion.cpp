@@ -19,6 +19,7 @@
 #include "RuntimeABI.h"
 #include "Scope.h"
 #include "StackPolicy.h"
+#include "WorkspaceAllocators.h"
 
 #include "scopealloc/abi_constants.h"
 
@@ -47,17 +48,10 @@ namespace scopealloc {
 
 namespace {
 
-constexpr const char *TVMAlloc = "TVMBackendAllocWorkspace";
-constexpr const char *TVMFree = "TVMBackendFreeWorkspace";
 constexpr const char *ABIMark = SCOPEALLOC_SYM_MARK;
 constexpr const char *ABIAlloc = SCOPEALLOC_SYM_ALLOC;
 constexpr const char *ABIRelease = SCOPEALLOC_SYM_RELEASE;
 
-/// TVM's CPU workspace (and kAllocAlignment) guarantees 64-byte alignment,
-/// which the generated code may rely on; the alloca keeps it.
-constexpr uint64_t TVMWorkspaceAlign = 64;
-/// DLDeviceType kDLCPU: only host workspaces may become host stack.
-constexpr uint64_t KDLCPU = 1;
 
 StringRef calleeName(const CallBase &CB) {
   const Function *Callee = CB.getCalledFunction();
@@ -71,15 +65,16 @@ bool calls(const Instruction &I, StringRef Name) {
 
 struct Candidate {
   CallInst *Alloc = nullptr;
-  bool IsTVM = false;
+  /// The allocator it calls (WorkspaceAllocators.h); null for our ABI.
+  const AllocatorSpec *Spec = nullptr;
   Scope S;
   uint64_t Size = 0;
   /// The placement rule that lets it on the stack (scope-stack or
   /// within-limit) once its size is known.
   PlacementRule Rule = PlacementRule::WithinLimit;
   Align Alignment;
-  /// Where the memory is released: TVM frees of %p, or releases of marks
-  /// taken before the allocation.
+  /// Where the memory is released: the allocator's frees of %p, or
+  /// releases of marks taken before the allocation.
   SmallVector<CallInst *, 4> Releases;
   std::string Reason; ///< why it is (not) promoted, for the remark
 };
@@ -165,7 +160,9 @@ public:
   SmallVector<Candidate, 4> Candidates;
 
 private:
-  bool checkTVM(Candidate &C);
+  bool checkAllocator(Candidate &C);
+  /// The allocator \p CI calls, or null.
+  const AllocatorSpec *allocatorOf(const CallInst &CI) const;
   bool checkABI(Candidate &C);
   bool checkPaths(Candidate &C);
   std::string limitText() const {
@@ -178,6 +175,24 @@ private:
   bool HasMustTail = false;
 };
 
+/// The policy's allocators first: a policy may describe a built-in name
+/// otherwise.
+const AllocatorSpec *findAllocator(const StackPolicy &Policy,
+                                   StringRef Name) {
+  for (const AllocatorSpec &A : Policy.Allocators)
+    if (A.Alloc == Name)
+      return &A;
+  for (const AllocatorSpec &A : builtinAllocators())
+    if (A.Alloc == Name)
+      return &A;
+  return nullptr;
+}
+
+const AllocatorSpec *Promoter::allocatorOf(const CallInst &CI) const {
+  const AllocatorSpec *A = findAllocator(Policy, calleeName(CI));
+  return A && CI.arg_size() >= A->AllocArgs ? A : nullptr;
+}
+
 bool Promoter::collect() {
   for (Instruction &I : instructions(F)) {
     auto *CI = dyn_cast<CallInst>(&I);
@@ -186,9 +201,9 @@ bool Promoter::collect() {
     if (CI->isMustTailCall())
       HasMustTail = true;
     StringRef Name = calleeName(*CI);
-    bool IsTVM = Name == TVMAlloc && CI->arg_size() == 5;
+    const AllocatorSpec *Spec = allocatorOf(*CI);
     bool IsABI = Name == ABIAlloc && CI->arg_size() == 2;
-    if ((!IsTVM && !IsABI) || !CI->getType()->isPointerTy())
+    if ((!Spec && !IsABI) || !CI->getType()->isPointerTy())
       continue;
     Expected<Scope> S = readScope(*CI);
     if (!S) {
@@ -198,7 +213,7 @@ bool Promoter::collect() {
     }
     Candidate C;
     C.Alloc = CI;
-    C.IsTVM = IsTVM;
+    C.Spec = Spec;
     C.S = std::move(*S);
     Candidates.push_back(std::move(C));
   }
@@ -233,7 +248,7 @@ bool Promoter::check(Candidate &C) {
                "address space " + std::to_string(DL.getAllocaAddrSpace()) + ")";
     return false;
   }
-  if (!C.IsTVM) {
+  if (!C.Spec) {
     FunctionType *Want =
         RuntimeABI(*F.getParent()).runtimeFunctionType(ABIAlloc);
     if (C.Alloc->getFunctionType() != Want ||
@@ -250,7 +265,7 @@ bool Promoter::check(Candidate &C) {
                C.S.poolName().str() + "'";
     return false;
   }
-  if (!(C.IsTVM ? checkTVM(C) : checkABI(C)))
+  if (!(C.Spec ? checkAllocator(C) : checkABI(C)))
     return false;
   BufferVerdict V = placeBuffer(C.S, C.Size, Policy);
   C.Rule = V.Rule;
@@ -313,41 +328,63 @@ void Promoter::applyFrameBudget(MutableArrayRef<bool> Promote) {
   }
 }
 
-bool Promoter::checkTVM(Candidate &C) {
-  if (constantArg(*C.Alloc, 0) != KDLCPU) {
-    C.Reason = "its device type is not the CPU (kDLCPU = 1)";
+/// Whether \p V is \p P or null on every path: a phi or select of them
+/// (Halide's error-path destructors free `p` or NULL).
+bool isPointerOrNull(const Value *V, const Value *P) {
+  SmallVector<const Value *, 8> Work{V};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *U = Work.pop_back_val()->stripPointerCasts();
+    if (!Seen.insert(U).second || U == P || isa<ConstantPointerNull>(U))
+      continue;
+    if (auto *Phi = dyn_cast<PHINode>(U))
+      append_range(Work, Phi->incoming_values());
+    else if (auto *Sel = dyn_cast<SelectInst>(U))
+      Work.append({Sel->getTrueValue(), Sel->getFalseValue()});
+    else
+      return false;
+  }
+  return true;
+}
+
+bool Promoter::checkAllocator(Candidate &C) {
+  const AllocatorSpec &A = *C.Spec;
+  if (A.RequiredArg &&
+      constantArg(*C.Alloc, A.RequiredArg->first) != A.RequiredArg->second) {
+    C.Reason = A.RequiredArgWhy;
     return false;
   }
-  std::optional<uint64_t> N = constantArg(*C.Alloc, 2);
+  std::optional<uint64_t> N = constantArg(*C.Alloc, A.SizeArg);
   if (!N) {
-    C.Reason = sizeNotConstant(*C.Alloc, 2);
+    C.Reason = sizeNotConstant(*C.Alloc, A.SizeArg);
     return false;
   }
   C.Size = *N;
-  C.Alignment = Align(TVMWorkspaceAlign);
-  // Its frees: TVMBackendFreeWorkspace(_, _, %p). A free that may get %p
-  // through a phi or select cannot be removed safely.
+  C.Alignment = Align(A.Align);
+  // Its frees: Free(..., %p, ...), directly or through a phi or select of
+  // %p and null. A free that may get another pointer as well cannot be
+  // removed.
   Value *P = C.Alloc;
   for (Instruction &I : instructions(F)) {
     auto *CB = dyn_cast<CallBase>(&I);
-    if (!CB || calleeName(*CB) != TVMFree || CB->arg_size() != 3)
+    if (!CB || calleeName(*CB) != A.Free || CB->arg_size() < A.FreeArgs)
       continue;
-    Value *Arg = CB->getArgOperand(2);
-    if (Arg->stripPointerCasts() == P) {
-      auto *CI = dyn_cast<CallInst>(CB);
-      if (!CI) {
-        C.Reason = "it is released by an invoke";
-        return false;
-      }
-      C.Releases.push_back(CI);
-      continue;
-    }
+    Value *Arg = CB->getArgOperand(A.FreeArg);
     SmallVector<const Value *, 4> Objects;
     getUnderlyingObjects(Arg, Objects);
-    if (is_contained(Objects, P)) {
-      C.Reason = "it may be released through a phi or select";
+    if (!is_contained(Objects, P))
+      continue;
+    if (!isPointerOrNull(Arg, P)) {
+      C.Reason = "it may be released through a phi or select of other "
+                 "pointers";
       return false;
     }
+    auto *CI = dyn_cast<CallInst>(CB);
+    if (!CI) {
+      C.Reason = "it is released by an invoke";
+      return false;
+    }
+    C.Releases.push_back(CI);
   }
   if (C.Releases.empty()) {
     C.Reason = "it is never released in this function";
@@ -394,7 +431,10 @@ bool Promoter::checkABI(Candidate &C) {
 bool Promoter::checkPaths(Candidate &C) {
   SmallPtrSet<const Instruction *, 4> Stops(C.Releases.begin(),
                                             C.Releases.end());
-  WalkOutcome O = walkFrom(C.Alloc, Stops, C.Alloc, C.Alloc);
+  // A path on which the result is NULL is the code's error path.
+  const Value *NullChecked =
+      !C.Spec || C.Spec->NullIsErrorPath ? C.Alloc : nullptr;
+  WalkOutcome O = walkFrom(C.Alloc, Stops, C.Alloc, NullChecked);
   if (O.ReachesExit) {
     C.Reason = "it is not released on every path to a return";
     return false;
@@ -403,11 +443,11 @@ bool Promoter::checkPaths(Candidate &C) {
     C.Reason = "it is in a loop and not released in the same iteration";
     return false;
   }
-  // A TVM buffer freed twice on one path is a bug we should not hide.
+  // A buffer freed twice on one path is a bug we should not hide.
   // (Releasing a mark again is harmless in our ABI.)
-  if (C.IsTVM)
+  if (C.Spec)
     for (CallInst *R : C.Releases)
-      if (walkFrom(R, Stops, C.Alloc, C.Alloc).ReachesStop) {
+      if (walkFrom(R, Stops, C.Alloc, NullChecked).ReachesStop) {
         C.Reason = "it is released more than once on a path";
         return false;
       }
@@ -433,7 +473,7 @@ void Promoter::promote(Candidate &C) {
   }
   C.Alloc->replaceAllUsesWith(AI);
   C.Alloc->eraseFromParent();
-  if (C.IsTVM)
+  if (C.Spec)
     for (CallInst *R : C.Releases) {
       // `if (TVMBackendFreeWorkspace(...) != 0) return -1;` folds away.
       if (!R->getType()->isVoidTy())
@@ -494,9 +534,12 @@ void PromoteWorkspacePass::printPipeline(
 PreservedAnalyses PromoteWorkspacePass::run(Function &F,
                                             FunctionAnalysisManager &AM) {
   // Cheap test first: most functions make no workspace call.
+  // The policy (its 'allocators') only when some call may be one.
   bool Any = false;
   for (Instruction &I : instructions(F))
-    if (calls(I, TVMAlloc) || calls(I, ABIAlloc)) {
+    if (auto *CB = dyn_cast<CallBase>(&I); CB && CB->getCalledFunction() &&
+                                           !CB->getType()->isVoidTy() &&
+                                           CB->getType()->isPointerTy()) {
       Any = true;
       break;
     }
@@ -506,6 +549,16 @@ PreservedAnalyses PromoteWorkspacePass::run(Function &F,
   std::optional<StackPolicy> Policy = policyForFunction(
       modulePolicy(*F.getParent()), F, /*ReportErrors=*/false);
   if (!Policy || !Policy->Enabled)
+    return PreservedAnalyses::all();
+  Any = false;
+  for (Instruction &I : instructions(F))
+    if (auto *CB = dyn_cast<CallBase>(&I);
+        CB && (calleeName(*CB) == ABIAlloc ||
+               findAllocator(*Policy, calleeName(*CB)))) {
+      Any = true;
+      break;
+    }
+  if (!Any)
     return PreservedAnalyses::all();
 
   // Clang keeps `void *p = TVMBackendAllocWorkspace(...)` in a local slot
@@ -543,7 +596,7 @@ PreservedAnalyses PromoteWorkspacePass::run(Function &F,
     auto &C = std::get<0>(Pair);
     bool Yes = std::get<1>(Pair);
     std::string Name = describeValue(*C.Alloc);
-    StringRef Callee = C.IsTVM ? TVMAlloc : ABIAlloc;
+    StringRef Callee = C.Spec ? StringRef(C.Spec->Alloc) : ABIAlloc;
     DiagnosticLocation Loc = remarkLocation(*C.Alloc);
     BasicBlock *BB = C.Alloc->getParent();
     auto Describe = [&](auto R) {

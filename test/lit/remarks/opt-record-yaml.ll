@@ -72,7 +72,7 @@ define void @f(i64 %n) {
 ; CHECK-NEXT: Name:            CannotMove
 ; CHECK:        - Alloca:          '%far'
 ; CHECK:        - Size:            '2048'
-; CHECK:        - Reason:          it is in address space 5, the workspace pools are in address space 0
+; CHECK:        - Reason:          'it is in address space 5, the workspace pools are in address space 0 (give the address space a scope to move it: -scope-alloc-address-space-scopes=5:<scope>)'
 ; CHECK:        - Rule:            cannot-move
 
 ; CHECK:      --- !Passed

@@ -36,7 +36,35 @@ func.func @kernel(%i: index) -> f32 {
 }
 )mlir";
 
+// --context: the registration on a context whose LLVM dialect is loaded
+// already; a parsed module.
+static int contextRegistration() {
+  mlir::MLIRContext context;
+  context.loadDialect<mlir::LLVM::LLVMDialect>();
+  mlir::registerBuiltinDialectTranslation(context);
+  mlir::registerLLVMDialectTranslation(context);
+  scopealloc::registerScopeAllocDialectTranslation(context);
+  mlir::OwningOpRef<mlir::ModuleOp> module = mlir::parseSourceString<mlir::ModuleOp>(R"mlir(
+llvm.func @parsed() -> !llvm.ptr {
+  %c = llvm.mlir.constant(512 : i64) : i64
+  %p = llvm.alloca %c x i8 {scopealloc.scope = "global.dma"} : (i64) -> !llvm.ptr
+  llvm.return %p : !llvm.ptr
+}
+)mlir", &context);
+  if (!module)
+    return 1;
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      mlir::translateModuleToLLVMIR(*module, llvmContext);
+  if (!llvmModule)
+    return 1;
+  llvmModule->print(llvm::outs(), nullptr);
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc > 1 && llvm::StringRef(argv[1]) == "--context")
+    return contextRegistration();
   bool badScope = argc > 1 && llvm::StringRef(argv[1]) == "--bad-scope";
   mlir::DialectRegistry registry;
   registry.insert<mlir::func::FuncDialect, mlir::arith::ArithDialect,

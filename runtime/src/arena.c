@@ -54,6 +54,7 @@ void sa_fail(scopealloc_pool *pool, const char *name, const char *reason,
   sa_report(&f);
 }
 
+#if !SCOPEALLOC_SINGLE_THREADED
 void sa_fail_partition(scopealloc_pool *pool, sa_partition *part,
                        const char *reason, size_t size, size_t align,
                        const void *mark, const void *caller) {
@@ -77,6 +78,7 @@ void sa_fail_partition(scopealloc_pool *pool, sa_partition *part,
   sa_msan_written(&f, sizeof f);
   sa_report(&f);
 }
+#endif
 
 void sa_release_or_fail(scopealloc_pool *pool, const char *name, void *mark,
                         const void *caller) {

@@ -87,9 +87,8 @@ static void sa_print_partition_failure(const scopealloc_failure *f) {
     fprintf(stderr,
             "scopealloc: pool '%s' partition %zu (of %zu, %zu bytes each; "
             "thread %ld): %s (mark %p; %zu bytes in use, capacity %zu)\n",
-            f->pool, f->partition, f->partitions, f->partition_bytes,
-            f->thread, f->reason, f->mark, f->capacity - f->available,
-            f->capacity);
+            f->pool, f->partition, f->partitions, f->partition_bytes, f->thread,
+            f->reason, f->mark, f->capacity - f->available, f->capacity);
     sa_print_caller(f->caller);
     return;
   }
@@ -98,9 +97,9 @@ static void sa_print_partition_failure(const scopealloc_failure *f) {
           "scopealloc: pool '%s' partition %zu (of %zu, %zu bytes each; "
           "thread %ld)%s%s: requested %zu bytes (align %zu), available %zu, "
           "peak %zu, capacity %zu\n",
-          f->pool, f->partition, f->partitions, f->partition_bytes,
-          f->thread, is_exhausted ? " " : ": ", f->reason, f->requested,
-          f->alignment, f->available, f->peak, f->capacity);
+          f->pool, f->partition, f->partitions, f->partition_bytes, f->thread,
+          is_exhausted ? " " : ": ", f->reason, f->requested, f->alignment,
+          f->available, f->peak, f->capacity);
   sa_print_caller(f->caller);
 }
 
@@ -144,10 +143,11 @@ static void sa_print_failure(const scopealloc_failure *f) {
   /* A plain named pool refused to a second thread (a fiber arena's IN_USE
    * has no request): say how to share it. */
   if (sa_is(f, SCOPEALLOC_REASON_IN_USE))
-    fprintf(stderr, "scopealloc:   a plain pool serves one thread at a time "
-                    "(thread %ld asked); SCOPEALLOC_DEFINE_POOL_SHARED or "
-                    "scopealloc_pool_set_partition gives each thread a "
-                    "partition of it\n",
+    fprintf(stderr,
+            "scopealloc:   a plain pool serves one thread at a time "
+            "(thread %ld asked); SCOPEALLOC_DEFINE_POOL_SHARED or "
+            "scopealloc_pool_set_partition gives each thread a "
+            "partition of it\n",
             f->thread);
 }
 #endif

@@ -308,11 +308,12 @@ SA_HIDDEN SA_COLD SA_NORETURN void
 sa_fail(scopealloc_pool *pool, const char *name, const char *reason,
         size_t size, size_t align, const void *mark, const void *caller);
 /* The same for the shared pool `pool`: in partition `part` (counted there),
- * or, when `part` is NULL, for a thread that has none (counted on the pool). */
+ * or, when `part` is NULL, for a thread that has none (counted on the pool).
+ * Threaded runtimes only. */
 SA_HIDDEN SA_COLD SA_NORETURN void
-sa_fail_partition(scopealloc_pool *pool, sa_partition *part,
-                  const char *reason, size_t size, size_t align,
-                  const void *mark, const void *caller);
+sa_fail_partition(scopealloc_pool *pool, sa_partition *part, const char *reason,
+                  size_t size, size_t align, const void *mark,
+                  const void *caller);
 /* The release the inline range check refused: the NULL ("empty") mark is
  * the pool's base; a mark outside [base, cur] is reported. */
 SA_HIDDEN SA_COLD void sa_release_or_fail(scopealloc_pool *pool,

@@ -69,14 +69,15 @@ void __scopealloc_pool_release(scopealloc_pool *pool, void *mark) {
 
 /* One thread: a shared pool serves it whole. Only the size is checked. */
 int scopealloc_pool_set_partition(scopealloc_pool *pool, size_t bytes) {
-  size_t rounded = (bytes + (SA_PARTITION_ALIGN - 1)) & ~(SA_PARTITION_ALIGN - 1);
-  if (bytes && (rounded < bytes ||
-                rounded > (size_t)(pool->reserve_end - pool->base)))
+  size_t rounded =
+      (bytes + (SA_PARTITION_ALIGN - 1)) & ~(SA_PARTITION_ALIGN - 1);
+  if (bytes &&
+      (rounded < bytes || rounded > (size_t)(pool->reserve_end - pool->base)))
     return EINVAL;
   return 0;
 }
 
-#else /* threads */
+#else  /* threads */
 
 /* What the calling thread holds in named pools. Its address is the thread's
  * identity in `owner`: never a pool's address (the shared mark), and given
@@ -87,8 +88,8 @@ typedef struct sa_pool_thread {
    * holds a partition of, and that partition's arena. */
   scopealloc_pool *cached_pool;
   scopealloc_pool *cached_part;
-  sa_partition *held; /* every partition it holds (linked by next_held) */
-  size_t owned;       /* plain pools it owns now */
+  sa_partition *held;  /* every partition it holds (linked by next_held) */
+  size_t owned;        /* plain pools it owns now */
   unsigned char armed; /* the key is set: the exit destructor will run */
 } sa_pool_thread;
 
@@ -189,8 +190,8 @@ static inline void sa_disown_if_empty(sa_pool_thread *t,
 /* Takes the (empty) plain pool for `t`; 0 if another thread has it. */
 static int sa_claim(sa_pool_thread *t, scopealloc_pool *pool) {
   const void *expected = 0;
-  if (!__atomic_compare_exchange_n(&pool->owner, &expected, (const void *)t,
-                                   0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+  if (!__atomic_compare_exchange_n(&pool->owner, &expected, (const void *)t, 0,
+                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     return 0;
   t->owned++;
   if (!t->armed)
@@ -253,8 +254,8 @@ static SA_COLD sa_partition *sa_partition_get(sa_pool_thread *t,
     return p;
   sa_partition *parts = sa_partitions_make(pool);
   if (!parts && sa_partition_count(pool))
-    sa_fail_partition(pool, NULL, SCOPEALLOC_REASON_NO_MEMORY, size, align,
-                      0, caller);
+    sa_fail_partition(pool, NULL, SCOPEALLOC_REASON_NO_MEMORY, size, align, 0,
+                      caller);
   for (size_t i = 0, n = sa_partition_count(pool); i < n; i++) {
     const void *expected = 0;
     if (SA_LOAD_RELAXED(&parts[i].arena.owner) ||
@@ -271,8 +272,8 @@ static SA_COLD sa_partition *sa_partition_get(sa_pool_thread *t,
       sa_hook_claimed(&p->arena);
     return sa_held(t, pool);
   }
-  sa_fail_partition(pool, NULL, SCOPEALLOC_REASON_NO_PARTITION, size, align,
-                    0, caller);
+  sa_fail_partition(pool, NULL, SCOPEALLOC_REASON_NO_PARTITION, size, align, 0,
+                    caller);
 }
 
 /* ---- Entry points ---- */
@@ -321,8 +322,8 @@ static SA_COLD void *sa_pool_alloc_slow(sa_pool_thread *t,
                       size, align, 0, caller);
   }
   if (!sa_owns(t, pool) && !sa_claim(t, pool))
-    sa_fail(pool, sa_pool_name(pool), SCOPEALLOC_REASON_IN_USE, size, align,
-            0, caller);
+    sa_fail(pool, sa_pool_name(pool), SCOPEALLOC_REASON_IN_USE, size, align, 0,
+            caller);
   if (sa_bump(pool, size, align, &p))
     return p;
   sa_disown_if_empty(t, pool); /* do not keep claiming a pool we did not use */
@@ -340,8 +341,7 @@ void *__scopealloc_pool_alloc(scopealloc_pool *pool, size_t size,
   void *p;
   if (SA_LIKELY(sa_owns(t, a)) && SA_LIKELY(sa_bump(a, size, align, &p)))
     return p;
-  return sa_pool_alloc_slow(t, pool, size, align,
-                            __builtin_return_address(0));
+  return sa_pool_alloc_slow(t, pool, size, align, __builtin_return_address(0));
 }
 
 /* Cold: the NULL mark, a shared pool not in the cache, a release by a
@@ -358,13 +358,13 @@ static SA_COLD void sa_pool_release_slow(sa_pool_thread *t,
     if (!part) {
       if (!mark)
         return;
-      sa_fail_partition(pool, NULL, SCOPEALLOC_REASON_BAD_RELEASE, 0, 0,
-                        mark, caller);
+      sa_fail_partition(pool, NULL, SCOPEALLOC_REASON_BAD_RELEASE, 0, 0, mark,
+                        caller);
     }
     /* A partition stays with its thread when it empties. */
     if (!sa_release(&part->arena, mark ? mark : part->arena.base))
-      sa_fail_partition(pool, part, SCOPEALLOC_REASON_BAD_RELEASE, 0, 0,
-                        mark, caller);
+      sa_fail_partition(pool, part, SCOPEALLOC_REASON_BAD_RELEASE, 0, 0, mark,
+                        caller);
     return;
   }
   const void *owner = SA_LOAD(&pool->owner);
@@ -372,8 +372,8 @@ static SA_COLD void sa_pool_release_slow(sa_pool_thread *t,
     if (!mark || mark == SA_LOAD_RELAXED(&pool->cur))
       return;
     sa_fail(pool, sa_pool_name(pool),
-            owner ? SCOPEALLOC_REASON_IN_USE : SCOPEALLOC_REASON_BAD_RELEASE,
-            0, 0, mark, caller);
+            owner ? SCOPEALLOC_REASON_IN_USE : SCOPEALLOC_REASON_BAD_RELEASE, 0,
+            0, mark, caller);
   }
   /* A NULL mark: everything this thread holds (it owns the whole pool). */
   sa_release_or_fail(pool, sa_pool_name(pool), mark, caller);
@@ -401,9 +401,10 @@ void __scopealloc_pool_release(scopealloc_pool *pool, void *mark) {
  * mark sees the size. Sizes change only before a thread used the pool
  * shared (its partitions are made then). */
 int scopealloc_pool_set_partition(scopealloc_pool *pool, size_t bytes) {
-  size_t rounded = (bytes + (SA_PARTITION_ALIGN - 1)) & ~(SA_PARTITION_ALIGN - 1);
-  if (bytes && (rounded < bytes ||
-                rounded > (size_t)(pool->reserve_end - pool->base)))
+  size_t rounded =
+      (bytes + (SA_PARTITION_ALIGN - 1)) & ~(SA_PARTITION_ALIGN - 1);
+  if (bytes &&
+      (rounded < bytes || rounded > (size_t)(pool->reserve_end - pool->base)))
     return EINVAL;
   const void *shared = (const void *)pool;
   if (sa_pool_is_shared(pool)) {
@@ -414,8 +415,8 @@ int scopealloc_pool_set_partition(scopealloc_pool *pool, size_t bytes) {
       return 0;
     }
     /* Plain again: give the pool to claims. */
-    if (!__atomic_compare_exchange_n(&pool->owner, &shared, (const void *)0,
-                                     0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    if (!__atomic_compare_exchange_n(&pool->owner, &shared, (const void *)0, 0,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
       return EBUSY;
     SA_STORE(&pool->unrounded, (char *)0);
     return 0;

@@ -108,9 +108,9 @@ TEST(SharedPool, DefineMacrosCutThePool) {
   EXPECT_EQ(bytes, 512u);
   EXPECT_EQ(__scopealloc_pool_t_part_over.base, g_shared_over);
   // A plain pool has none.
-  EXPECT_EQ(scopealloc_pool_partitions(&__scopealloc_pool_t_plain_return,
-                                       &bytes),
-            0u);
+  EXPECT_EQ(
+      scopealloc_pool_partitions(&__scopealloc_pool_t_plain_return, &bytes),
+      0u);
   EXPECT_EQ(bytes, 0u);
   // The fields the compiler reads are those of any pool.
   EXPECT_EQ(__scopealloc_pool_t_part4.cur, __scopealloc_pool_t_part4.base);
@@ -580,8 +580,8 @@ TEST(SharedPool, StatisticsSumThePartitions) {
   for (int i = 0; i < 2; ++i)
     threads.emplace_back([&, i] {
       void *m = __scopealloc_pool_mark(pool);
-      char *p = static_cast<char *>(
-          __scopealloc_pool_alloc(pool, 300 * (i + 1), 8));
+      char *p =
+          static_cast<char *>(__scopealloc_pool_alloc(pool, 300 * (i + 1), 8));
       index[i] = PartitionOf(pool, p);
       holding[i].open();
       done.wait();
@@ -620,8 +620,8 @@ TEST(SharedPool, StatisticsSumThePartitions) {
                         " +1024 +1 +0\n")))
         << out;
   // Partitions no thread used get no row.
-  EXPECT_FALSE(std::regex_search(
-      out, std::regex("t_part_stats\\[[0-9]+\\] +0 +0 ")))
+  EXPECT_FALSE(
+      std::regex_search(out, std::regex("t_part_stats\\[[0-9]+\\] +0 +0 ")))
       << out;
   EXPECT_NE(out.find("(t_part_stats: shared, 4 partitions of 1024 bytes, 2 "
                      "used; current/allocs/failures summed, peak = largest "

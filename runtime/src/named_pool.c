@@ -97,16 +97,16 @@ static _Thread_local sa_pool_thread sa_thread;
 
 static inline sa_pool_thread *sa_self(void) { return &sa_thread; }
 
-/* The arena the calling thread uses in `pool`: its partition when the cache
- * has it, else the pool itself. It is the thread's when its owner is the
- * thread (always, for a cached partition). */
-static inline scopealloc_pool *sa_arena(sa_pool_thread *t,
-                                        scopealloc_pool *pool) {
-  return t->cached_pool == pool ? t->cached_part : pool;
-}
-
 static inline int sa_owns(const sa_pool_thread *t, scopealloc_pool *arena) {
   return SA_LOAD_RELAXED(&arena->owner) == (const void *)t;
+}
+
+/* The hot paths ask which arena the calling thread uses in `pool`: a plain
+ * pool it owns (checked first, the code plain pools ran before pools were
+ * shared), or the partition in the cache, the thread's for as long as it is
+ * cached; anything else goes cold. */
+static inline int sa_cached(const sa_pool_thread *t, scopealloc_pool *pool) {
+  return t->cached_pool == pool;
 }
 
 /* ---- Thread exit ----
@@ -293,12 +293,13 @@ static SA_COLD void *sa_pool_mark_slow(sa_pool_thread *t,
   return (void *)0;
 }
 
-/* Hot path: the cache or owner check, and cur. */
+/* Hot path: the owner or cache check, and cur. */
 void *__scopealloc_pool_mark(scopealloc_pool *pool) {
   sa_pool_thread *t = sa_self();
-  scopealloc_pool *a = sa_arena(t, pool);
-  if (SA_LIKELY(sa_owns(t, a)))
-    return a->cur;
+  if (SA_LIKELY(sa_owns(t, pool)))
+    return pool->cur;
+  if (sa_cached(t, pool))
+    return t->cached_part->cur;
   return sa_pool_mark_slow(t, pool);
 }
 
@@ -333,14 +334,21 @@ static SA_COLD void *sa_pool_alloc_slow(sa_pool_thread *t,
           size, align, 0, caller);
 }
 
-/* Hot path: the cache or owner check, plus sa_bump. */
+/* Hot path: the owner or cache check, plus sa_bump. */
 void *__scopealloc_pool_alloc(scopealloc_pool *pool, size_t size,
                               size_t align) {
   sa_pool_thread *t = sa_self();
-  scopealloc_pool *a = sa_arena(t, pool);
+  scopealloc_pool *a;
   void *p;
-  if (SA_LIKELY(sa_owns(t, a)) && SA_LIKELY(sa_bump(a, size, align, &p)))
+  if (SA_LIKELY(sa_owns(t, pool)))
+    a = pool;
+  else if (sa_cached(t, pool))
+    a = t->cached_part;
+  else
+    goto cold;
+  if (SA_LIKELY(sa_bump(a, size, align, &p)))
     return p;
+cold:
   return sa_pool_alloc_slow(t, pool, size, align, __builtin_return_address(0));
 }
 
@@ -386,12 +394,15 @@ static SA_COLD void sa_pool_release_slow(sa_pool_thread *t,
  * pool not in the cache), or a mark outside [base, cur], goes cold. */
 void __scopealloc_pool_release(scopealloc_pool *pool, void *mark) {
   sa_pool_thread *t = sa_self();
-  scopealloc_pool *a = sa_arena(t, pool);
-  if (SA_LIKELY(sa_owns(t, a)) &&
-      SA_LIKELY(sa_release(a, mark ? mark : a->base))) {
-    if (a == pool)
+  if (SA_LIKELY(sa_owns(t, pool))) {
+    if (SA_LIKELY(sa_release(pool, mark ? mark : pool->base))) {
       sa_disown_if_empty(t, pool);
-    return;
+      return;
+    }
+  } else if (sa_cached(t, pool)) {
+    scopealloc_pool *a = t->cached_part;
+    if (SA_LIKELY(sa_release(a, mark ? mark : a->base)))
+      return;
   }
   sa_pool_release_slow(t, pool, mark, __builtin_return_address(0));
 }

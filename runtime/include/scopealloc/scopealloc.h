@@ -138,6 +138,17 @@ size_t scopealloc_pool_partitions(const scopealloc_pool *pool,
 
 /* ---- Exhaustion ---- */
 
+/* Where in a shared pool a request failed (scopealloc_failure.partition). */
+typedef struct scopealloc_partition_failure {
+  size_t index; /* the thread's partition; SCOPEALLOC_NO_PARTITION: none */
+  size_t bytes; /* size of each partition */
+  size_t count; /* how many the pool has */
+  long thread;  /* the requesting thread's system id (Linux: its TID, as
+                   gdb and top show it) */
+} scopealloc_partition_failure;
+
+#define SCOPEALLOC_NO_PARTITION ((size_t)-1)
+
 typedef struct scopealloc_failure {
   const char *pool;   /* "workspace" for the default pool, else the pool name */
   const char *reason; /* "exhausted", "in use by another thread", ... */
@@ -151,17 +162,16 @@ typedef struct scopealloc_failure {
    * function, or whoever called the scopealloc_* function that failed);
    * NULL if unknown. Appended last: handlers get the struct by pointer. */
   const void *caller;
-  /* Appended later still. A shared pool's failures name the partition:
-   * `available`, `peak` and `capacity` above are then the partition's. */
-  size_t partition;       /* the thread's partition (SCOPEALLOC_NO_PARTITION:
-                             none, or not a shared pool) */
-  size_t partition_bytes; /* size of each partition (0: not a shared pool) */
-  size_t partitions;      /* how many the pool has */
-  long thread;            /* the requesting thread's system id (Linux: its
-                             TID, as gdb and top show it); 0 if unknown */
+  /* A shared pool's failure: the partition, and `available`, `peak` and
+   * `capacity` above are the partition's (with no partition: available 0,
+   * the largest partition peak, the whole pool). NULL for any other pool.
+   * It points to the failing thread's own record, valid until that
+   * thread's next failure in a shared pool, so a handler that copies the
+   * failure and longjmps may still read it. Appended last, after `caller`;
+   * one pointer, so that the failure record, which the exhaustion path
+   * keeps on the stack, grows no frame a bare-metal stack bound counts. */
+  const scopealloc_partition_failure *partition;
 } scopealloc_failure;
-
-#define SCOPEALLOC_NO_PARTITION ((size_t)-1)
 
 /* The `reason` strings (compare with strcmp). */
 #define SCOPEALLOC_REASON_EXHAUSTED "exhausted"

@@ -8,7 +8,8 @@
  * where <valgrind/memcheck.h> exists) every pool is a memcheck mempool: an
  * allocation is undefined memory, a release frees the blocks above the mark,
  * and memory no allocation covers is inaccessible. Under ThreadSanitizer, a
- * named pool passing from one thread to the next is a release/acquire pair.
+ * named pool (or a shared pool's partition) passing from one thread to the
+ * next is a release/acquire pair.
  *
  * Threads and processes: a thread's default pool is unmapped when the thread
  * exits, and what it held in named pools is given back (below); in the

@@ -57,7 +57,57 @@ static void sa_print_caller(const void *caller) {
           (size_t)((uintptr_t)call - bias));
 }
 
+static int sa_is(const scopealloc_failure *f, const char *reason) {
+  return f->reason && strcmp(f->reason, reason) == 0;
+}
+
+/* A shared pool's failure names the partition and the thread. */
+static void sa_print_partition_failure(const scopealloc_failure *f) {
+  const scopealloc_partition_failure *p = f->partition;
+  if (p->index == SCOPEALLOC_NO_PARTITION) {
+    if (sa_is(f, SCOPEALLOC_REASON_BAD_RELEASE))
+      fprintf(stderr,
+              "scopealloc: pool '%s': %s (mark %p; thread %ld holds none of "
+              "its %zu partitions of %zu bytes)\n",
+              f->pool, f->reason, f->mark, p->thread, p->count, p->bytes);
+    else
+      fprintf(stderr,
+              "scopealloc: pool '%s': %s (%zu partitions of %zu bytes, peak "
+              "%zu; thread %ld requested %zu bytes (align %zu))\n",
+              f->pool, f->reason, p->count, p->bytes, f->peak, p->thread,
+              f->requested, f->alignment);
+    if (sa_is(f, SCOPEALLOC_REASON_NO_PARTITION))
+      fprintf(stderr, "scopealloc:   a thread keeps its partition until it "
+                      "exits: the pool needs one for every thread that uses "
+                      "it at once\n");
+    sa_print_caller(f->caller);
+    return;
+  }
+  if (sa_is(f, SCOPEALLOC_REASON_BAD_RELEASE)) {
+    fprintf(stderr,
+            "scopealloc: pool '%s' partition %zu (of %zu, %zu bytes each; "
+            "thread %ld): %s (mark %p; %zu bytes in use, capacity %zu)\n",
+            f->pool, p->index, p->count, p->bytes, p->thread, f->reason,
+            f->mark, f->capacity - f->available, f->capacity);
+    sa_print_caller(f->caller);
+    return;
+  }
+  int is_exhausted = sa_is(f, SCOPEALLOC_REASON_EXHAUSTED);
+  fprintf(stderr,
+          "scopealloc: pool '%s' partition %zu (of %zu, %zu bytes each; "
+          "thread %ld)%s%s: requested %zu bytes (align %zu), available %zu, "
+          "peak %zu, capacity %zu\n",
+          f->pool, p->index, p->count, p->bytes, p->thread,
+          is_exhausted ? " " : ": ", f->reason, f->requested, f->alignment,
+          f->available, f->peak, f->capacity);
+  sa_print_caller(f->caller);
+}
+
 static void sa_print_failure(const scopealloc_failure *f) {
+  if (f->partition) {
+    sa_print_partition_failure(f);
+    return;
+  }
   if (f->reason && strcmp(f->reason, SCOPEALLOC_REASON_BAD_RELEASE) == 0) {
     fprintf(stderr,
             "scopealloc: pool '%s': %s (mark %p; %zu bytes in use, "
@@ -90,6 +140,13 @@ static void sa_print_failure(const scopealloc_failure *f) {
           f->pool, is_exhausted ? " " : ": ", f->reason, f->requested,
           f->alignment, f->available, f->peak, f->capacity);
   sa_print_caller(f->caller);
+  /* A plain named pool refused to a second thread (a fiber arena's IN_USE
+   * has no request): say how to share it. */
+  if (sa_is(f, SCOPEALLOC_REASON_IN_USE))
+    fprintf(stderr, "scopealloc:   a plain pool serves one thread at a time; "
+                    "SCOPEALLOC_DEFINE_POOL_SHARED or "
+                    "scopealloc_pool_set_partition gives each thread a "
+                    "partition of it\n");
 }
 #endif
 

@@ -47,6 +47,11 @@
 #ifndef SCOPEALLOC_SINGLE_THREADED
 #define SCOPEALLOC_SINGLE_THREADED (!SCOPEALLOC_HOSTED)
 #endif
+#if !SCOPEALLOC_HOSTED && !SCOPEALLOC_SINGLE_THREADED
+/* Named pools shared by threads cut partitions with malloc and give back a
+ * dead thread's share from a pthread key destructor. */
+#error "a threaded runtime needs a hosted C library (pthread keys, malloc)"
+#endif
 
 /* Shared words (handler, pool owner): atomic when threads exist; plain when
  * not, so small cores without atomic instructions need no libatomic. */
@@ -223,12 +228,92 @@ static inline size_t sa_peak(const scopealloc_pool *pool) {
   return high ? (size_t)(high - pool->base) : 0;
 }
 
+/* ---- Shared named pools: partitions (layer 3's data) ----
+ *
+ * A shared pool (SCOPEALLOC_DEFINE_POOL_SHARED, scopealloc_pool_set_partition)
+ * is cut into partitions of one size, each a LIFO arena of its own that one
+ * thread holds from its first use of the pool until it exits. Nothing moves
+ * in the pool struct: three fields the compiler never reads (and that a
+ * plain pool's initializer sets to 0) say it, so that a define macro can set
+ * them too:
+ *   owner             the pool itself: no thread owns it whole (a thread's
+ *                     identity is the address of one of its thread-locals);
+ *   unrounded         the partition size asked for, in bytes;
+ *   next_thread_pool  the partitions, an array of sa_partition made at the
+ *                     first claim (published with a release CAS) whose
+ *                     first member is the first partition's arena.
+ * Named pools define these; statistics (layer 2) and failure reports
+ * (layer 1) only read them, so no layer references a higher one.
+ * Single-threaded builds have no partitions: the pool serves its one thread
+ * whole. */
+typedef struct sa_partition {
+  scopealloc_pool arena;          /* first: the hot path bumps it as a pool */
+  scopealloc_pool *pool;          /* the named pool it is carved from */
+  struct sa_partition *next_held; /* the holding thread's list */
+  size_t index;
+} sa_partition;
+
+/* Partitions start SCOPEALLOC_POOL_ALIGN apart: as aligned as the pool, and
+ * two threads' partitions share no cache line. */
+#define SA_PARTITION_ALIGN ((size_t)SCOPEALLOC_POOL_ALIGN)
+
+static inline int sa_pool_is_shared(const scopealloc_pool *pool) {
+#if SCOPEALLOC_SINGLE_THREADED
+  (void)pool;
+  return 0;
+#else
+  return SA_LOAD(&pool->owner) == (const void *)pool;
+#endif
+}
+
+/* Bytes per partition (0 if too large to round). */
+static inline size_t sa_partition_size(const scopealloc_pool *pool) {
+  size_t asked = (size_t)(uintptr_t)SA_LOAD_RELAXED(&pool->unrounded);
+  return (asked + (SA_PARTITION_ALIGN - 1)) & ~(SA_PARTITION_ALIGN - 1);
+}
+
+/* How many partitions a shared pool has (0: not shared). */
+static inline size_t sa_partition_count(const scopealloc_pool *pool) {
+  size_t size = sa_partition_size(pool);
+  if (!sa_pool_is_shared(pool) || !size)
+    return 0;
+  return (size_t)(pool->reserve_end - pool->base) / size;
+}
+
+/* The partitions, or NULL before the first thread used the pool. */
+static inline sa_partition *sa_partitions(const scopealloc_pool *pool) {
+#if SCOPEALLOC_SINGLE_THREADED
+  (void)pool;
+  return (sa_partition *)0;
+#else
+  return (sa_partition *)SA_LOAD(&pool->next_thread_pool);
+#endif
+}
+
+/* A shared pool's peak: the largest partition's. */
+static inline size_t sa_shared_peak(const scopealloc_pool *pool) {
+  const sa_partition *parts = sa_partitions(pool);
+  size_t peak = 0;
+  if (parts)
+    for (size_t i = 0, n = sa_partition_count(pool); i < n; i++)
+      if (sa_peak(&parts[i].arena) > peak)
+        peak = sa_peak(&parts[i].arena);
+  return peak;
+}
+
 /* Fills a failure for `pool`, counts it and calls the handler; never returns.
  * `caller` is the return address into the code that called the runtime's
  * entry point (__builtin_return_address(0) taken there, passed down). */
 SA_HIDDEN SA_COLD SA_NORETURN void
 sa_fail(scopealloc_pool *pool, const char *name, const char *reason,
         size_t size, size_t align, const void *mark, const void *caller);
+/* The same for the shared pool `pool`: in partition `part` (counted there),
+ * or, when `part` is NULL, for a thread that has none (counted on the pool).
+ * Threaded runtimes only. */
+SA_HIDDEN SA_COLD SA_NORETURN void
+sa_fail_partition(scopealloc_pool *pool, sa_partition *part, const char *reason,
+                  size_t size, size_t align, const void *mark,
+                  const void *caller);
 /* The release the inline range check refused: the NULL ("empty") mark is
  * the pool's base; a mark outside [base, cur] is reported. */
 SA_HIDDEN SA_COLD void sa_release_or_fail(scopealloc_pool *pool,

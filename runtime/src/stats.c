@@ -19,7 +19,8 @@ extern scopealloc_pool *const __start_scopealloc_pools[]
 extern scopealloc_pool *const __stop_scopealloc_pools[]
     __attribute__((weak, visibility("hidden")));
 
-void scopealloc_pool_stats(const scopealloc_pool *pool, scopealloc_stats *out) {
+/* One arena's figures (a pool, or a partition of a shared one). */
+static void sa_arena_stats(const scopealloc_pool *pool, scopealloc_stats *out) {
   /* Relaxed loads: another thread may be using the pool. */
   out->name = pool->name;
   out->current = (size_t)(SA_LOAD_RELAXED(&pool->cur) - pool->base);
@@ -27,7 +28,49 @@ void scopealloc_pool_stats(const scopealloc_pool *pool, scopealloc_stats *out) {
   out->capacity = (size_t)(pool->reserve_end - pool->base);
   out->allocs = SA_COUNT_LOAD(&pool->allocs);
   out->failures = SA_COUNT_LOAD(&pool->failures);
+}
+
+void scopealloc_pool_stats(const scopealloc_pool *pool, scopealloc_stats *out) {
+  sa_arena_stats(pool, out);
+  /* A shared pool: its own counts are the threads refused a partition. */
+  const sa_partition *parts = sa_partitions(pool);
+  if (parts && sa_pool_is_shared(pool))
+    for (size_t i = 0, n = sa_partition_count(pool); i < n; i++) {
+      scopealloc_stats p;
+      sa_arena_stats(&parts[i].arena, &p);
+      out->current += p.current;
+      if (p.peak > out->peak)
+        out->peak = p.peak;
+      out->allocs += p.allocs;
+      out->failures += p.failures;
+    }
   sa_msan_written(out, sizeof *out);
+}
+
+size_t scopealloc_pool_partitions(const scopealloc_pool *pool,
+                                  size_t *partition_bytes) {
+  size_t count = sa_partition_count(pool);
+  if (partition_bytes)
+    *partition_bytes = count ? sa_partition_size(pool) : 0;
+  return count;
+}
+
+int scopealloc_pool_partition_stats(const scopealloc_pool *pool, size_t index,
+                                    scopealloc_stats *out) {
+  size_t count = sa_partition_count(pool);
+  if (index >= count)
+    return -1;
+  const sa_partition *parts = sa_partitions(pool);
+  if (parts) {
+    sa_arena_stats(&parts[index].arena, out);
+  } else { /* no thread has used the pool yet */
+    out->name = pool->name;
+    out->current = out->peak = 0;
+    out->capacity = sa_partition_size(pool);
+    out->allocs = out->failures = 0;
+  }
+  sa_msan_written(out, sizeof *out);
+  return 0;
 }
 
 int scopealloc_for_each_pool(void (*fn)(const scopealloc_pool *pool, void *ctx),
@@ -123,23 +166,72 @@ void scopealloc_process_stats(scopealloc_stats *out) {
   sa_msan_written(out, sizeof *out);
 }
 
+/* A shared pool's partition row: "  <pool>[<index>]", below the pool's. */
+static int sa_partition_label(char *buf, size_t size, const char *name,
+                              size_t index) {
+  return snprintf(buf, size, "  %s[%zu]", name ? name : "(unnamed)", index);
+}
+
 static void sa_name_width(const scopealloc_pool *pool, void *ctx) {
   int *width = (int *)ctx;
   int n = (int)strlen(pool->name ? pool->name : "");
+  size_t count = sa_partition_count(pool);
+  if (count) {
+    char label[32];
+    int m = sa_partition_label(label, sizeof label, pool->name, count - 1);
+    if (m > n)
+      n = m;
+  }
   if (n > *width)
     *width = n;
 }
 
-static void sa_print_row(const scopealloc_stats *s, int width) {
-  fprintf(stderr, "  %-*s %14zu %14zu %14zu %12llu %9llu\n", width,
-          s->name ? s->name : "(unnamed)", s->current, s->peak, s->capacity,
-          (unsigned long long)s->allocs, (unsigned long long)s->failures);
+static void sa_print_labelled(const char *label, const scopealloc_stats *s,
+                              int width) {
+  fprintf(stderr, "  %-*s %14zu %14zu %14zu %12llu %9llu\n", width, label,
+          s->current, s->peak, s->capacity, (unsigned long long)s->allocs,
+          (unsigned long long)s->failures);
 }
 
+static void sa_print_row(const scopealloc_stats *s, int width) {
+  sa_print_labelled(s->name ? s->name : "(unnamed)", s, width);
+}
+
+/* A shared pool's row sums its partitions; below it, a row for each
+ * partition a thread has used (an idle one adds nothing to read). */
 static void sa_print_pool(const scopealloc_pool *pool, void *ctx) {
+  int width = *(int *)ctx;
   scopealloc_stats s;
   scopealloc_pool_stats(pool, &s);
-  sa_print_row(&s, *(int *)ctx);
+  sa_print_row(&s, width);
+  for (size_t i = 0, n = sa_partition_count(pool); i < n; i++) {
+    scopealloc_stats p;
+    scopealloc_pool_partition_stats(pool, i, &p);
+    if (!p.allocs && !p.failures && !p.current)
+      continue;
+    char label[256];
+    sa_partition_label(label, sizeof label, pool->name, i);
+    sa_print_labelled(label, &p, width);
+  }
+}
+
+/* The footnote of each shared pool. */
+static void sa_print_pool_note(const scopealloc_pool *pool, void *ctx) {
+  (void)ctx;
+  size_t bytes, count = scopealloc_pool_partitions(pool, &bytes);
+  if (!count)
+    return;
+  size_t used = 0;
+  for (size_t i = 0; i < count; i++) {
+    scopealloc_stats p;
+    scopealloc_pool_partition_stats(pool, i, &p);
+    used += p.allocs || p.failures || p.current;
+  }
+  fprintf(stderr,
+          "  (%s: shared, %zu partitions of %zu bytes, %zu used; "
+          "current/allocs/failures summed, peak = largest partition peak, "
+          "capacity of the whole pool)\n",
+          pool->name ? pool->name : "(unnamed)", count, bytes, used);
 }
 
 void scopealloc_print_stats(void) {
@@ -157,6 +249,7 @@ void scopealloc_print_stats(void) {
           "current/allocs/failures summed, peak = largest thread peak, "
           "capacity per thread)\n",
           (unsigned long long)t.threads, (unsigned long long)t.live_threads);
+  scopealloc_for_each_pool(sa_print_pool_note, 0);
 }
 
 static void sa_print_stats_at_exit(void) { scopealloc_print_stats(); }

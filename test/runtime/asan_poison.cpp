@@ -10,6 +10,7 @@
 #include "scopealloc/scopealloc.h"
 
 SCOPEALLOC_DEFINE_POOL(asan_pool, 8192);
+SCOPEALLOC_DEFINE_POOL_SHARED(asan_shared, 4 * 1024, 1024);
 
 static void touch(volatile char *p) { *p = 1; }
 static int peek(const volatile char *p) { return *p; }
@@ -44,6 +45,22 @@ int main(int argc, char **argv) {
     __scopealloc_pool_release(pool, m);
     keep[15] = 1; // still live: fine
     touch(p + 40);
+  } else if (!std::strcmp(mode, "partition-after-release")) {
+    scopealloc_pool *pool = &__scopealloc_pool_asan_shared;
+    void *m = __scopealloc_pool_mark(pool);
+    char *p = static_cast<char *>(__scopealloc_pool_alloc(pool, 100, 8));
+    p[99] = 1;
+    __scopealloc_pool_release(pool, m);
+    touch(p + 40);
+  } else if (!std::strcmp(mode, "partition-after-exit")) {
+    // A thread that exits holding its partition gives it back released.
+    scopealloc_pool *pool = &__scopealloc_pool_asan_shared;
+    char *p = nullptr;
+    std::thread([&] {
+      p = static_cast<char *>(__scopealloc_pool_alloc(pool, 100, 8));
+      std::memset(p, 7, 100);
+    }).join();
+    return peek(p + 40) == 7 ? 0 : 1;
   } else if (!std::strcmp(mode, "padding")) {
     char *a = static_cast<char *>(__scopealloc_alloc(3, 1));
     char *b = static_cast<char *>(__scopealloc_alloc(16, 64));
@@ -77,6 +94,23 @@ int main(int argc, char **argv) {
       }
       __scopealloc_pool_release(pool, m);
     }
+    // A shared pool: threads at once, and one after the other in the same
+    // partition (the first one's exit gives it back).
+    scopealloc_pool *shared = &__scopealloc_pool_asan_shared;
+    auto use_shared = [shared](int round) {
+      void *m = __scopealloc_pool_mark(shared);
+      for (size_t size = 1; size < 500; size = size * 2 + 1) {
+        __scopealloc_pool_alloc(shared, 0, 1);
+        std::memset(__scopealloc_pool_alloc(shared, size, 1 << (size % 5)),
+                    round, size);
+      }
+      __scopealloc_pool_release(shared, m);
+      std::memset(__scopealloc_pool_alloc(shared, 1024, 8), round, 1024);
+    };
+    std::thread a(use_shared, 1), b(use_shared, 2);
+    a.join();
+    b.join();
+    std::thread(use_shared, 3).join();
     std::puts("clean ok");
   } else {
     std::fprintf(stderr, "usage: %s MODE\n", argv[0]);

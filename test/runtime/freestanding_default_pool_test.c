@@ -15,6 +15,8 @@
 
 #define WORKSPACE_SIZE 4096
 SCOPEALLOC_DEFINE_POOL(workspace, WORKSPACE_SIZE);
+/* Shared: 4 partitions of 1024 bytes on a threaded runtime. */
+SCOPEALLOC_DEFINE_POOL_SHARED(shared, 4096, 1024);
 
 static int failed;
 #define CHECK(cond)                                                            \
@@ -72,8 +74,9 @@ static void test_stats(void) {
   CHECK(t.peak == 1104);
   CHECK(p.peak == t.peak && p.allocs == t.allocs);
   CHECK(named.peak == t.peak && named.allocs == t.allocs);
-  /* The workspace is a named pool too: it shows up in the pool list. */
-  CHECK(scopealloc_for_each_pool(NULL, NULL) == 1);
+  /* The workspace is a named pool too: it shows up in the pool list (with
+   * the shared pool). */
+  CHECK(scopealloc_for_each_pool(NULL, NULL) == 2);
 }
 
 static void expect_failure(const char *reason, size_t size, size_t align) {
@@ -125,7 +128,33 @@ static void test_default_handler_traps(void) {
   CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGILL);
 }
 
+/* One thread of execution: a shared pool serves it whole, like a plain one
+ * (no partitions, no partition limit). */
+static void test_shared_pool_is_whole(void) {
+  scopealloc_pool *pool = &__scopealloc_pool_shared;
+  size_t bytes = 1;
+  CHECK(scopealloc_pool_partitions(pool, &bytes) == 0 && bytes == 0);
+  CHECK(scopealloc_pool_set_partition(pool, 5000) != 0); /* does not fit */
+  CHECK(scopealloc_pool_set_partition(pool, 2048) == 0);
+  CHECK(scopealloc_pool_partitions(pool, NULL) == 0);
+  void *m = __scopealloc_pool_mark(pool);
+  CHECK(m == pool->base);
+  char *a = __scopealloc_pool_alloc(pool, 3000, 16);
+  CHECK(a == pool->base);
+  char *b = __scopealloc_pool_alloc(pool, 1000, 8);
+  CHECK(b == a + 3000);
+  memset(a, 1, 4000);
+  __scopealloc_pool_release(pool, m);
+  CHECK(__scopealloc_pool_mark(pool) == pool->base);
+  scopealloc_stats s;
+  scopealloc_pool_stats(pool, &s);
+  CHECK(s.current == 0 && s.peak == 4000 && s.capacity == 4096 &&
+        s.allocs == 2);
+  CHECK(scopealloc_pool_partition_stats(pool, 0, &s) == -1);
+}
+
 int main(void) {
+  test_shared_pool_is_whole();
   test_lifo();
   test_stats();
   test_failures();

@@ -4,7 +4,8 @@
  * program that the layers it did take work on their own: mark, alloc and
  * release, ownership across threads, exhaustion through the handler, pool
  * statistics, the fork rule for a pool held by a thread that does not
- * survive, and the SCOPEALLOC_STATS=1 table at exit. */
+ * survive, the return of a pool held by a thread that exits, and the
+ * SCOPEALLOC_STATS=1 table at exit. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -61,6 +62,13 @@ static void *holder(void *arg) {
   CHECK(write(g_held[1], &c, 1) == 1);
   CHECK(read(g_go[0], &c, 1) == 1);
   __scopealloc_pool_release(pool, m);
+  return NULL;
+}
+
+/* Exits in the middle of a frame: the pool must come back all the same. */
+static void *exit_holding(void *arg) {
+  (void)arg;
+  CHECK(__scopealloc_pool_alloc(pool, 500, 8) != NULL);
   return NULL;
 }
 
@@ -129,6 +137,15 @@ int main(void) {
   CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   CHECK(write(g_go[1], &c, 1) == 1);
   CHECK(pthread_join(t, NULL) == 0);
+
+  /* A thread that exits holding the pool gives it back (the named pools'
+   * own thread-exit work; no thread arena), and this thread may use it. */
+  CHECK(pthread_create(&t, NULL, exit_holding, NULL) == 0);
+  CHECK(pthread_join(t, NULL) == 0);
+  CHECK(pool->owner == NULL && pool->cur == pool->base);
+  m = __scopealloc_pool_mark(pool);
+  CHECK(m == NULL && __scopealloc_pool_alloc(pool, 0, 8) == pool->base);
+  __scopealloc_pool_release(pool, m);
 
   scopealloc_pool_stats(pool, &s);
   CHECK(s.current == 0 && s.failures == 2);

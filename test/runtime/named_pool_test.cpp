@@ -141,6 +141,7 @@ TEST(NamedPool, ExhaustionCallsTheHandlerWithTheFacts) {
   EXPECT_EQ(f.peak, 1000u);
   EXPECT_EQ(f.capacity, 1024u);
   EXPECT_EQ(f.mark, nullptr);
+  EXPECT_EQ(f.partition, nullptr) << "a plain pool";
   // Nothing moved; the failure is counted; the pool still works.
   EXPECT_EQ(pool->cur, top);
   EXPECT_EQ(pool->failures, failures + 1);

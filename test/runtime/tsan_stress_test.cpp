@@ -18,6 +18,9 @@
 
 SCOPEALLOC_DEFINE_POOL(tsan_a, 16384);
 SCOPEALLOC_DEFINE_POOL(tsan_b, 16384);
+// 12 partitions: 8 workers and the short-lived threads that follow each
+// other (one at a time) hold at most 9 at once.
+SCOPEALLOC_DEFINE_POOL_SHARED(tsan_shared, 12 * 8192, 8192);
 
 namespace {
 
@@ -212,6 +215,80 @@ TEST(TsanStress, NamedPoolsContendedAcrossThreads) {
   }
   // Contention happened (else the test proves little).
   EXPECT_GT(refused[0].load() + refused[1].load(), 0u);
+}
+
+// A shared pool used by 8 threads at once (each in its partition, nested
+// frames with patterns of its own), while short-lived threads take a
+// partition, exit holding it (given back by their exit) and the next one
+// takes it over, and statistics readers walk the partitions.
+TEST(TsanStress, SharedPoolPartitionsUsedConcurrently) {
+  constexpr int kWorkers = 8, kRounds = 3000;
+  scopealloc_pool *pool = &__scopealloc_pool_tsan_shared;
+  scopealloc_stats before;
+  scopealloc_pool_stats(pool, &before);
+  std::atomic<bool> go{false}, stop{false};
+  std::atomic<int> bad{0};
+  std::atomic<uint64_t> served{0};
+
+  auto frames = [&](std::minstd_rand &rng, int id, int depth) {
+    void *marks[4];
+    unsigned char *data[4];
+    size_t sizes[4];
+    for (int d = 0; d < depth; ++d) {
+      marks[d] = __scopealloc_pool_mark(pool);
+      sizes[d] = 1 + rng() % 1500;
+      data[d] = static_cast<unsigned char *>(
+          __scopealloc_pool_alloc(pool, sizes[d], size_t(1) << (rng() % 7)));
+      served++;
+      std::memset(data[d], (id * 5 + d) & 0xff, sizes[d]);
+    }
+    sched_yield();
+    for (int d = depth - 1; d >= 0; --d) {
+      for (size_t i = 0; i < sizes[d]; i += 29)
+        if (data[d][i] != ((id * 5 + d) & 0xff))
+          bad++;
+      __scopealloc_pool_release(pool, marks[d]);
+    }
+  };
+
+  std::vector<std::thread> readers, workers;
+  for (int r = 0; r < 2; ++r)
+    readers.emplace_back(ReadStatistics, std::cref(stop), std::ref(bad));
+  std::atomic<int> short_lived{0};
+  std::thread churn([&] {
+    std::minstd_rand rng(77);
+    for (int n = 0; n < 50 || !stop.load(); ++n, ++short_lived)
+      std::thread([&, n] {
+        frames(rng, 100 + n % 50, 1 + rng() % 4);
+        // Dies in the middle of a frame: its exit gives the partition back.
+        __scopealloc_pool_alloc(pool, 64, 8);
+        served++;
+      }).join();
+  });
+  for (int t = 0; t < kWorkers; ++t)
+    workers.emplace_back([&, t] {
+      std::minstd_rand rng(t + 900);
+      while (!go.load())
+        std::this_thread::yield();
+      for (int r = 0; r < kRounds; ++r)
+        frames(rng, t, 1 + rng() % 4);
+    });
+  go = true;
+  for (auto &w : workers)
+    w.join();
+  stop = true;
+  churn.join();
+  for (auto &r : readers)
+    r.join();
+
+  EXPECT_EQ(bad.load(), 0);
+  EXPECT_GE(short_lived.load(), 50);
+  scopealloc_stats after;
+  scopealloc_pool_stats(pool, &after);
+  EXPECT_EQ(after.current, 0u);
+  EXPECT_EQ(after.failures, before.failures);
+  EXPECT_EQ(after.allocs - before.allocs, served.load());
+  EXPECT_LE(after.peak, 8192u);
 }
 
 // Exact counts turned on and off while threads allocate: the bound of a

@@ -110,11 +110,14 @@ typedef struct scopealloc_pool {
   char *bound;       /* the inline fast path's: `high`, or NULL (see below) */
   char *reserve_end; /* how far `limit` may grow (== limit for fixed pools) */
   const char *name;
-  char *unrounded;   /* runtime-private (the default pool's granule) */
+  char *unrounded;   /* runtime-private (the default pool's granule; a
+                        shared named pool's partition size) */
   uint64_t allocs;   /* successful allocations (see scopealloc_set_exact_stats) */
   uint64_t failures; /* requests that could not be served */
-  const void *owner; /* thread using a non-empty named pool (0 = none) */
-  struct scopealloc_pool *next_thread_pool; /* runtime-private list */
+  const void *owner; /* thread using a non-empty named pool (0 = none; the
+                        pool itself: shared, one partition per thread) */
+  struct scopealloc_pool *next_thread_pool; /* runtime-private (a list; a
+                                               shared pool's partitions) */
 } scopealloc_pool;
 
 /* The compiler addresses the pool by the field indices of abi_constants.h,
@@ -226,8 +229,10 @@ __scopealloc_frame_slow(size_t size, size_t align) SCOPEALLOC_NOTHROW;
  * `__scopealloc_pool_<name>`, which the application defines (see
  * SCOPEALLOC_DEFINE_POOL in scopealloc.h), so a program that forgets to
  * define a pool fails to link with the pool's name in the undefined symbol.
- * __scopealloc_pool_mark returns NULL to a thread that does not own the
- * pool. */
+ * __scopealloc_pool_mark returns NULL to a thread that holds nothing in the
+ * pool (it does not own it, or has no partition of a shared pool yet). The
+ * calls are the same for plain and shared pools: the runtime finds the
+ * calling thread's partition. */
 void *__scopealloc_pool_mark(scopealloc_pool *pool) SCOPEALLOC_NOTHROW;
 void *__scopealloc_pool_alloc(scopealloc_pool *pool, size_t size, size_t align)
     SCOPEALLOC_NOTHROW SCOPEALLOC_RETURNS_NONNULL SCOPEALLOC_ALLOC_SIZE(2)

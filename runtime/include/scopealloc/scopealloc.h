@@ -8,12 +8,14 @@
  * where <valgrind/memcheck.h> exists) every pool is a memcheck mempool: an
  * allocation is undefined memory, a release frees the blocks above the mark,
  * and memory no allocation covers is inaccessible. Under ThreadSanitizer, a
- * named pool passing from one thread to the next is a release/acquire pair.
+ * named pool (or a shared pool's partition) passing from one thread to the
+ * next is a release/acquire pair.
  *
  * Threads and processes: a thread's default pool is unmapped when the thread
- * exits; in the child of fork the forking thread keeps its pool, new threads
- * get new ones, and named pools held by threads that did not survive the
- * fork are empty again.
+ * exits, and what it held in named pools is given back (below); in the
+ * child of fork the forking thread keeps its pool and its partitions, new
+ * threads get new ones, and named pools and partitions held by threads that
+ * did not survive the fork are empty and free again.
  */
 #ifndef SCOPEALLOC_SCOPEALLOC_H
 #define SCOPEALLOC_SCOPEALLOC_H
@@ -26,13 +28,36 @@ extern "C" {
 
 /* ---- Named pools, placed by the application ---- */
 
-/* A named pool is a fixed buffer; it never grows. Like any LIFO arena it
- * serves one thread at a time: while non-empty it belongs to the thread that
- * allocated from it first (`owner`), and another thread's request is reported
- * through the exhaustion handler as SCOPEALLOC_REASON_IN_USE. A mark taken
- * by a thread that does not own the pool is NULL ("all this thread holds"),
- * since the owner may move the top before this thread gets the pool; its
- * release frees what the thread allocated since, or nothing. */
+/* A named pool is a fixed buffer; it never grows. A plain pool is one LIFO
+ * arena and serves one thread at a time: while non-empty it belongs to the
+ * thread that allocated from it first (`owner`), and another thread's
+ * request is reported through the exhaustion handler as
+ * SCOPEALLOC_REASON_IN_USE. A mark taken by a thread that does not own the
+ * pool is NULL ("all this thread holds"), since the owner may move the top
+ * before this thread gets the pool; its release frees what the thread
+ * allocated since, or nothing.
+ *
+ * A shared pool serves many threads at once (a thread pool's workers, OpenMP
+ * threads): it is cut into partitions of PARTITION_BYTES (rounded up to a
+ * multiple of SCOPEALLOC_POOL_ALIGN; the rest of the pool is not used), and
+ * each thread that allocates from it takes a free partition at its first
+ * request and keeps it, as its own LIFO arena, until it exits. Size a
+ * partition like a thread's stack share of the pool (the most one thread's
+ * frames hold at once: scopealloc-bound, or the partition peaks that
+ * SCOPEALLOC_STATS=1 prints) and the pool as partitions x the most threads
+ * that use it at once. A request that does not fit the thread's partition
+ * fails as SCOPEALLOC_REASON_EXHAUSTED naming the partition; a thread that
+ * finds every partition taken fails as SCOPEALLOC_REASON_NO_PARTITION.
+ *
+ * Thread exit (return from the thread function, pthread_exit, cancellation,
+ * even inside a frame that holds pool memory) gives back what the thread
+ * held: its partitions, and any plain pool it owned, emptied. A pthread key
+ * destructor does it; use in a later key destructor is given back in the
+ * next destructor round (after the last round, PTHREAD_DESTRUCTOR_ITERATIONS,
+ * it is not).
+ *
+ * Single-threaded (bare-metal) runtimes have no partitions: a shared pool
+ * serves its one thread of execution whole, like a plain pool. */
 
 #define SCOPEALLOC_POOL_ALIGN 64
 
@@ -42,28 +67,88 @@ extern "C" {
  * `used`: under LTO the pass references the pool only at the link, after
  * ThinLTO would have internalised a pool nothing referenced yet. */
 #define SCOPEALLOC_DEFINE_POOL_OVER(NAME, BUFFER, SIZE)                        \
-  SCOPEALLOC_EXTERN_C scopealloc_pool __scopealloc_pool_##NAME;                \
-  __attribute__((used)) scopealloc_pool __scopealloc_pool_##NAME = {          \
-      (char *)(BUFFER),          (char *)(BUFFER) + (SIZE),                    \
-      (char *)(BUFFER),          (char *)(BUFFER),                             \
-      (char *)0,                 (char *)(BUFFER) + (SIZE),                    \
-      #NAME,                     (char *)0,                                    \
-      0,                         0,                                            \
-      0,                         0};                                           \
-  __attribute__((used, section("scopealloc_pools"))) static scopealloc_pool    \
-      *const scopealloc_pool_entry_##NAME = &__scopealloc_pool_##NAME
+  SCOPEALLOC_DEFINE_POOL_OVER_(NAME, BUFFER, SIZE, 0, 0)
 
 /* A pool with its own zero-initialised buffer in linker section SECTION. */
 #define SCOPEALLOC_DEFINE_POOL_IN_SECTION(NAME, SIZE, SECTION)                 \
-  __attribute__((aligned(SCOPEALLOC_POOL_ALIGN), section(SECTION))) static    \
-      char scopealloc_buffer_##NAME[(SIZE)];                                   \
+  SCOPEALLOC_POOL_BUFFER_(NAME, SIZE, SECTION);                                \
   SCOPEALLOC_DEFINE_POOL_OVER(NAME, scopealloc_buffer_##NAME, (SIZE))
 
 /* A pool with its own buffer in .bss. */
 #define SCOPEALLOC_DEFINE_POOL(NAME, SIZE)                                     \
   SCOPEALLOC_DEFINE_POOL_IN_SECTION(NAME, SIZE, ".bss.scopealloc." #NAME)
 
+/* Shared pools: the same, cut into partitions of PARTITION_BYTES, one per
+ * thread (see above), e.g. four workers with 16 KiB each:
+ *   SCOPEALLOC_DEFINE_POOL_SHARED(halide_sram, 4 * 16384, 16384);
+ * A partition larger than the pool fails to compile. */
+#define SCOPEALLOC_DEFINE_POOL_SHARED_OVER(NAME, BUFFER, SIZE,                 \
+                                           PARTITION_BYTES)                    \
+  SCOPEALLOC_STATIC_ASSERT(                                                    \
+      (PARTITION_BYTES) > 0 &&                                                 \
+          ((PARTITION_BYTES) + SCOPEALLOC_POOL_ALIGN - 1) /                    \
+                  SCOPEALLOC_POOL_ALIGN * SCOPEALLOC_POOL_ALIGN <=             \
+              (SIZE),                                                          \
+      "pool " #NAME ": the partition (rounded up to SCOPEALLOC_POOL_ALIGN) "   \
+      "must be larger than 0 and fit the pool");                               \
+  SCOPEALLOC_DEFINE_POOL_OVER_(NAME, BUFFER, SIZE, PARTITION_BYTES,            \
+                               &__scopealloc_pool_##NAME)
+
+#define SCOPEALLOC_DEFINE_POOL_SHARED_IN_SECTION(NAME, SIZE, PARTITION_BYTES,  \
+                                                 SECTION)                      \
+  SCOPEALLOC_POOL_BUFFER_(NAME, SIZE, SECTION);                                \
+  SCOPEALLOC_DEFINE_POOL_SHARED_OVER(NAME, scopealloc_buffer_##NAME, (SIZE),   \
+                                     PARTITION_BYTES)
+
+#define SCOPEALLOC_DEFINE_POOL_SHARED(NAME, SIZE, PARTITION_BYTES)             \
+  SCOPEALLOC_DEFINE_POOL_SHARED_IN_SECTION(NAME, SIZE, PARTITION_BYTES,        \
+                                           ".bss.scopealloc." #NAME)
+
+/* The macros' common part. A shared pool's `owner` is the pool itself and
+ * its partition size sits in the runtime-private `unrounded` (internal.h);
+ * the fields the compiler reads are those of any pool. */
+#define SCOPEALLOC_POOL_BUFFER_(NAME, SIZE, SECTION)                           \
+  __attribute__((aligned(SCOPEALLOC_POOL_ALIGN), section(SECTION))) static    \
+      char scopealloc_buffer_##NAME[(SIZE)]
+#define SCOPEALLOC_DEFINE_POOL_OVER_(NAME, BUFFER, SIZE, PARTITION, OWNER)     \
+  SCOPEALLOC_EXTERN_C scopealloc_pool __scopealloc_pool_##NAME;                \
+  __attribute__((used)) scopealloc_pool __scopealloc_pool_##NAME = {          \
+      (char *)(BUFFER),          (char *)(BUFFER) + (SIZE),                    \
+      (char *)(BUFFER),          (char *)(BUFFER),                             \
+      (char *)0,                 (char *)(BUFFER) + (SIZE),                    \
+      #NAME,                     (char *)(uintptr_t)(PARTITION),               \
+      0,                         0,                                            \
+      (OWNER),                   0};                                           \
+  __attribute__((used, section("scopealloc_pools"))) static scopealloc_pool    \
+      *const scopealloc_pool_entry_##NAME = &__scopealloc_pool_##NAME
+
+/* Makes `pool` shared, cut into partitions of `partition_bytes` (rounded up
+ * to a multiple of SCOPEALLOC_POOL_ALIGN), or plain again with 0. Call it
+ * before any thread uses the pool. Returns 0; EINVAL if the partition does
+ * not fit the pool; EBUSY if a thread holds the pool, or a thread already
+ * used it shared with another partition size. Single-threaded runtimes
+ * check the size and keep the pool whole. */
+int scopealloc_pool_set_partition(scopealloc_pool *pool,
+                                  size_t partition_bytes) SCOPEALLOC_NOTHROW;
+
+/* A shared pool's partition count (0 for a plain pool, and in
+ * single-threaded runtimes); *partition_bytes, if not NULL, gets the size of
+ * each (0 for a plain pool). */
+size_t scopealloc_pool_partitions(const scopealloc_pool *pool,
+                                  size_t *partition_bytes) SCOPEALLOC_NOTHROW;
+
 /* ---- Exhaustion ---- */
+
+/* Where in a shared pool a request failed (scopealloc_failure.partition). */
+typedef struct scopealloc_partition_failure {
+  size_t index; /* the thread's partition; SCOPEALLOC_NO_PARTITION: none */
+  size_t bytes; /* size of each partition */
+  size_t count; /* how many the pool has */
+  long thread;  /* the requesting thread's system id (Linux: its TID, as
+                   gdb and top show it) */
+} scopealloc_partition_failure;
+
+#define SCOPEALLOC_NO_PARTITION ((size_t)-1)
 
 typedef struct scopealloc_failure {
   const char *pool;   /* "workspace" for the default pool, else the pool name */
@@ -78,11 +163,21 @@ typedef struct scopealloc_failure {
    * function, or whoever called the scopealloc_* function that failed);
    * NULL if unknown. Appended last: handlers get the struct by pointer. */
   const void *caller;
+  /* A shared pool's failure: the partition, and `available`, `peak` and
+   * `capacity` above are the partition's (with no partition: available 0,
+   * the largest partition peak, the whole pool). NULL for any other pool.
+   * It points to the failing thread's own record, valid until that
+   * thread's next failure in a shared pool, so a handler that copies the
+   * failure and longjmps may still read it. Appended last, after `caller`;
+   * one pointer, so that the failure record, which the exhaustion path
+   * keeps on the stack, grows no frame a bare-metal stack bound counts. */
+  const scopealloc_partition_failure *partition;
 } scopealloc_failure;
 
 /* The `reason` strings (compare with strcmp). */
 #define SCOPEALLOC_REASON_EXHAUSTED "exhausted"
 #define SCOPEALLOC_REASON_IN_USE "in use by another thread"
+#define SCOPEALLOC_REASON_NO_PARTITION "every partition is taken by another thread"
 #define SCOPEALLOC_REASON_BAD_RELEASE "release of a mark outside the pool"
 #define SCOPEALLOC_REASON_BAD_ALIGNMENT "alignment is not a power of two"
 #define SCOPEALLOC_REASON_NO_MEMORY "the system refused to reserve or commit memory"
@@ -132,9 +227,16 @@ void scopealloc_thread_stats(scopealloc_stats *out) SCOPEALLOC_NOTHROW;
  * destroyed), peak = the largest peak of any of these arenas, capacity =
  * a thread's. */
 void scopealloc_process_stats(scopealloc_stats *out) SCOPEALLOC_NOTHROW;
-/* A named pool. */
+/* A named pool. For a shared pool: current, allocs and failures summed
+ * over its partitions, peak = the largest partition peak (the figure to
+ * size a partition by), capacity = the whole pool. */
 void scopealloc_pool_stats(const scopealloc_pool *pool,
                            scopealloc_stats *out) SCOPEALLOC_NOTHROW;
+/* Partition `index` of a shared pool (its name is the pool's; capacity is
+ * the partition size; its counts include every thread that held it).
+ * Returns 0, or -1 (and leaves *out alone) if there is no such partition. */
+int scopealloc_pool_partition_stats(const scopealloc_pool *pool, size_t index,
+                                    scopealloc_stats *out) SCOPEALLOC_NOTHROW;
 /* Calls `fn` for every named pool linked into the program; returns the count.
  * Not nothrow: an exception thrown by `fn` passes through. */
 int scopealloc_for_each_pool(void (*fn)(const scopealloc_pool *pool, void *ctx),

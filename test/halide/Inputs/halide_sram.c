@@ -5,14 +5,9 @@
 // thread under limit 0, halide_blur's 88-byte frame.
 //
 // Every thread that runs a tile uses the pool at the same time (driver.c's
-// tile_gate), which a plain named pool, one thread's LIFO arena, cannot
-// serve. Until shared pools (branch h-pools) are on this branch, the plain
-// definition below is what gets built, and the tests that use it abort with
-// "pool 'halide_sram': in use by another thread"; drop the fallback then.
+// tile_gate), which a plain SCOPEALLOC_DEFINE_POOL, one thread's LIFO arena,
+// cannot serve: the run would abort with "pool 'halide_sram': in use by
+// another thread".
 #include <scopealloc/scopealloc.h>
 
-#ifdef SCOPEALLOC_DEFINE_POOL_SHARED
 SCOPEALLOC_DEFINE_POOL_SHARED(halide_sram, 4 * 32768, 32768);
-#else
-SCOPEALLOC_DEFINE_POOL(halide_sram, 4 * 32768);
-#endif

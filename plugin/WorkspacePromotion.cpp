@@ -25,6 +25,7 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/CaptureTracking.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
@@ -428,6 +429,30 @@ bool Promoter::checkABI(Candidate &C) {
   return true;
 }
 
+/// Whether \p C's buffer may outlive the function through something else
+/// than its releases: stored, returned, or passed to a call that may keep
+/// it.
+bool mayEscape(const Candidate &C) {
+  struct Tracker : CaptureTracker {
+    const Candidate &C;
+    bool Escapes = false;
+    explicit Tracker(const Candidate &C) : C(C) {}
+    void tooManyUses() override { Escapes = true; }
+    bool captured(const Use *U) override {
+      if (is_contained(C.Releases, U->getUser()))
+        return false; // a free: that is where it ends
+      if (isa<ICmpInst>(U->getUser()))
+        return false; // a NULL test keeps nothing alive
+      Escapes = true;
+      return true;
+    }
+  } T(C);
+  // Generated kernels address a tile from many places: look at all of
+  // their uses, not LLVM's default first 100.
+  PointerMayBeCaptured(C.Alloc, &T, /*MaxUsesToExplore=*/1 << 16);
+  return T.Escapes;
+}
+
 bool Promoter::checkPaths(Candidate &C) {
   SmallPtrSet<const Instruction *, 4> Stops(C.Releases.begin(),
                                             C.Releases.end());
@@ -435,7 +460,10 @@ bool Promoter::checkPaths(Candidate &C) {
   const Value *NullChecked =
       !C.Spec || C.Spec->NullIsErrorPath ? C.Alloc : nullptr;
   WalkOutcome O = walkFrom(C.Alloc, Stops, C.Alloc, NullChecked);
-  if (O.ReachesExit) {
+  // A path that returns without freeing an allocator's buffer leaked it
+  // (Halide frees on an error path only when the error handler says so):
+  // unless the buffer can escape, the stack frees it at the return instead.
+  if (O.ReachesExit && (!C.Spec || mayEscape(C))) {
     C.Reason = "it is not released on every path to a return";
     return false;
   }

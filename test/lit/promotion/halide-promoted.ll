@@ -83,3 +83,59 @@ define void @big(ptr %ctx) {
   call void @halide_free(ptr %ctx, ptr %big)
   ret void
 }
+
+; Halide frees an earlier buffer on an allocation failure only when the
+; error handler returns non-zero: on the other path the buffer leaks. It
+; does not escape, so on the stack it is simply freed at the return.
+; RUN: %opt %loadplugin -passes=scope-alloc-promote -scope-alloc-max-stack-alloca=4096 -S %s | FileCheck %s --check-prefix=LEAK
+; RUN: %opt %loadplugin -passes=scope-alloc-promote -scope-alloc-max-stack-alloca=4096 -disable-output -pass-remarks=scope-alloc -pass-remarks-missed=scope-alloc %s 2>&1 | FileCheck %s --check-prefix=LEAKREMARK
+; LEAK-LABEL: define i32 @freed_if_error(
+; LEAK-DAG:     %coarse = alloca [2048 x i8], align 64
+; LEAK-DAG:     %fine = alloca [2048 x i8], align 64
+; LEAK-NOT:     @halide_free
+; LEAK-LABEL: define i32 @escapes(
+; LEAKREMARK: workspace call '%coarse' (halide_malloc, scope none) promoted: 2048 bytes within the limit 4096 bytes
+; LEAKREMARK: workspace call '%kept' (halide_malloc, scope none) not promoted: it is not released on every path to a return
+define i32 @freed_if_error(ptr %ctx) {
+entry:
+  %coarse = call ptr @halide_malloc(ptr %ctx, i64 2048)
+  %c.null = icmp eq ptr %coarse, null
+  br i1 %c.null, label %oom, label %alloc_fine
+oom:
+  %e0 = call i32 @halide_error_out_of_memory(ptr %ctx)
+  ret i32 %e0
+alloc_fine:
+  store i8 1, ptr %coarse
+  %fine = call ptr @halide_malloc(ptr %ctx, i64 2048)
+  %f.null = icmp eq ptr %fine, null
+  br i1 %f.null, label %oom2, label %ok
+oom2:
+  %e = call i32 @halide_error_out_of_memory(ptr %ctx)
+  %failed = icmp ne i32 %e, 0
+  br i1 %failed, label %free_coarse, label %out
+free_coarse:
+  call void @halide_free(ptr %ctx, ptr %coarse)
+  br label %out
+out:
+  ret i32 %e
+ok:
+  %v = load i8, ptr %coarse
+  store i8 %v, ptr %fine
+  call void @halide_free(ptr %ctx, ptr %fine)
+  call void @halide_free(ptr %ctx, ptr %coarse)
+  ret i32 0
+}
+
+; The same, but the buffer escapes into a call that may keep it: a path
+; without the free would then leave it to outlive the function.
+define i32 @escapes(ptr %ctx, i1 %c) {
+entry:
+  %kept = call ptr @halide_malloc(ptr %ctx, i64 2048)
+  %r = call i32 @work(ptr %kept)
+  br i1 %c, label %free, label %out
+free:
+  call void @halide_free(ptr %ctx, ptr %kept)
+  br label %out
+out:
+  ret i32 %r
+}

@@ -358,10 +358,9 @@ static IntrinsicInst *savedBy(IntrinsicInst &Restore) {
     if (auto *II = dyn_cast<IntrinsicInst>(U); II && II->isLifetimeStartOrEnd())
       continue;
     auto *Store = dyn_cast<StoreInst>(U);
-    IntrinsicInst *Save =
-        Store && Store->getPointerOperand() == Slot
-            ? asStackSave(Store->getValueOperand())
-            : nullptr;
+    IntrinsicInst *Save = Store && Store->getPointerOperand() == Slot
+                              ? asStackSave(Store->getValueOperand())
+                              : nullptr;
     if (!Save || (Only && Only != Save))
       return nullptr;
     Only = Save;

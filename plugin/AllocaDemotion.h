@@ -124,9 +124,9 @@ struct FunctionDemotion {
 
 /// Whether every llvm.stackrestore of \p F restores the value of an
 /// llvm.stacksave that dominates it (directly, or at -O0 through the slot
-/// only that save is stored to), and there is one: then the named pools' dynamic
-/// allocations are released at each stackrestore too (memref.alloca_scope,
-/// a VLA in a loop), not only when the function returns.
+/// only that save is stored to), and there is one: then the named pools'
+/// dynamic allocations are released at each stackrestore too
+/// (memref.alloca_scope, a VLA in a loop), not only when the function returns.
 bool namedPoolsFollowStackRestore(const llvm::Function &F);
 
 /// Rewrites \p Requests (allocas of \p F) and returns what it did.

@@ -64,15 +64,16 @@ static std::string absolutePath(StringRef Path) {
 /// Options the link step receives through the module (above); lld cannot
 /// parse a plugin's -mllvm options, so any other one given to a compile
 /// step is lost there.
-static constexpr StringRef RecordedOptions[] = {"scope-alloc-policy",
-                                                "scope-alloc-target",
-                                                "scope-alloc-max-stack-alloca",
-                                                "scope-alloc-frame-budget",
-                                                "scope-alloc-dynamic",
-                                                "scope-alloc-pool",
-                                                "scope-alloc-address-space-scopes",
-                                                "scope-alloc-report",
-                                                "scope-alloc-facts"};
+static constexpr StringRef RecordedOptions[] = {
+    "scope-alloc-policy",
+    "scope-alloc-target",
+    "scope-alloc-max-stack-alloca",
+    "scope-alloc-frame-budget",
+    "scope-alloc-dynamic",
+    "scope-alloc-pool",
+    "scope-alloc-address-space-scopes",
+    "scope-alloc-report",
+    "scope-alloc-facts"};
 
 static void warnAboutLostOptions(const Module &M) {
   for (const auto &[Name, Option] : cl::getRegisteredOptions())

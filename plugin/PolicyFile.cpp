@@ -2,16 +2,16 @@
 #include "PolicyFile.h"
 #include "Scope.h"
 
-#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/GlobPattern.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/YAMLParser.h"
@@ -226,8 +226,9 @@ void PolicyReader::readAllocators(yaml::Node *N) {
           OK = false;
           continue;
         }
-        (*Key == "size-arg" ? SizeArg : *Key == "free-arg" ? FreeArg
-                                                           : Alignment) = N;
+        (*Key == "size-arg"   ? SizeArg
+         : *Key == "free-arg" ? FreeArg
+                              : Alignment) = N;
       } else if (*Key == "null") {
         if (*Value != "error-path" && *Value != "never") {
           error(KV.getValue(), "'null' must be error-path or never, found '" +

@@ -93,8 +93,8 @@ Expected<AddressSpaceScopes> parseAddressSpaceScopes(StringRef Text) {
   SmallVector<StringRef, 4> Items;
   Text.split(Items, ',', -1, /*KeepEmpty=*/false);
   if (Items.empty())
-    return malformed("must be <address space>:<scope>[,...], found \"" +
-                     Text + "\"");
+    return malformed("must be <address space>:<scope>[,...], found \"" + Text +
+                     "\"");
   for (StringRef Item : Items) {
     auto [Number, Spelling] = Item.trim().split(':');
     unsigned AS;

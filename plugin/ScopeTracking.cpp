@@ -234,8 +234,8 @@ void ScopeTracker::restore(Function &F, Snapshot &S) {
   bool ScopedPieces = false;
   for (NotedAlloca &N : S.Allocas) {
     // SROA deletes a split alloca after replacing its uses with poison.
-    auto *AI = N.Now ? dyn_cast<AllocaInst>(getUnderlyingObject(N.Now))
-                     : nullptr;
+    auto *AI =
+        N.Now ? dyn_cast<AllocaInst>(getUnderlyingObject(N.Now)) : nullptr;
     if (!AI) {
       N.Now = nullptr; // gone, or replaced by a constant
       ScopedPieces |= N.ScopeMD && N.Position != NotInEntry;

@@ -1,4 +1,4 @@
-//===- ScopeTracking.h - Keep !scope on allocas through the optimiser -*- C++ -*-===//
+//===- ScopeTracking.h - Keep !scope through the optimiser -----*- C++ -*-===//
 //
 // A code generator's scope must hold at every optimisation level, but the
 // optimiser rebuilds allocas without their metadata:

@@ -54,7 +54,8 @@ Value *annotatedValue(Value *V) {
       V = Cast->getOperand(0);
       continue;
     }
-    if (auto *GEP = dyn_cast<GetElementPtrInst>(V); GEP && GEP->hasAllZeroIndices()) {
+    if (auto *GEP = dyn_cast<GetElementPtrInst>(V);
+        GEP && GEP->hasAllZeroIndices()) {
       V = GEP->getPointerOperand();
       continue;
     }

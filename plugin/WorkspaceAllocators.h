@@ -26,13 +26,13 @@
 namespace scopealloc {
 
 struct AllocatorSpec {
-  std::string Alloc;     ///< allocation function
-  unsigned AllocArgs;    ///< its argument count
-  unsigned SizeArg;      ///< the size argument
-  std::string Free;      ///< the function that releases it
-  unsigned FreeArgs;     ///< its argument count
-  unsigned FreeArg;      ///< the pointer argument of the free
-  uint64_t Align;        ///< alignment the code may rely on
+  std::string Alloc;  ///< allocation function
+  unsigned AllocArgs; ///< fewest arguments a call of it has
+  unsigned SizeArg;   ///< the size argument
+  std::string Free;   ///< the function that releases it
+  unsigned FreeArgs;  ///< fewest arguments a call of it has
+  unsigned FreeArg;   ///< the pointer argument of the free
+  uint64_t Align;     ///< alignment the code may rely on
   /// Whether a path on which the result is NULL (the code's own `if (p ==
   /// NULL) return error;`) needs no free.
   bool NullIsErrorPath = true;

@@ -53,7 +53,6 @@ constexpr const char *ABIMark = SCOPEALLOC_SYM_MARK;
 constexpr const char *ABIAlloc = SCOPEALLOC_SYM_ALLOC;
 constexpr const char *ABIRelease = SCOPEALLOC_SYM_RELEASE;
 
-
 StringRef calleeName(const CallBase &CB) {
   const Function *Callee = CB.getCalledFunction();
   return Callee ? Callee->getName() : StringRef();
@@ -178,8 +177,7 @@ private:
 
 /// The policy's allocators first: a policy may describe a built-in name
 /// otherwise.
-const AllocatorSpec *findAllocator(const StackPolicy &Policy,
-                                   StringRef Name) {
+const AllocatorSpec *findAllocator(const StackPolicy &Policy, StringRef Name) {
   for (const AllocatorSpec &A : Policy.Allocators)
     if (A.Alloc == Name)
       return &A;

@@ -53,8 +53,8 @@ struct LoopAllocaScopesPass
     getOperation().walk([&](memref::AllocaOp alloca) {
       Operation *scope =
           alloca->getParentWithTrait<OpTrait::AutomaticAllocationScope>();
-      if (!scope || isa<FunctionOpInterface, memref::AllocaScopeOp,
-                        ModuleOp>(scope))
+      if (!scope ||
+          isa<FunctionOpInterface, memref::AllocaScopeOp, ModuleOp>(scope))
         return;
       for (Region &region : scope->getRegions())
         if (region.isAncestor(alloca->getParentRegion()))

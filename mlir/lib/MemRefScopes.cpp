@@ -42,8 +42,8 @@ StringAttr scopeOf(Operation *op, StringAttr defaultScope) {
 struct ScopedAllocaOpLowering : public AllocLikeOpLLVMLowering {
   ScopedAllocaOpLowering(const LLVMTypeConverter &converter,
                          StringAttr defaultScope, PatternBenefit benefit)
-      : AllocLikeOpLLVMLowering(memref::AllocaOp::getOperationName(),
-                                converter, benefit),
+      : AllocLikeOpLLVMLowering(memref::AllocaOp::getOperationName(), converter,
+                                benefit),
         defaultScope(defaultScope) {
     setRequiresNumElements();
   }
@@ -58,9 +58,9 @@ struct ScopedAllocaOpLowering : public AllocLikeOpLLVMLowering {
         *getTypeConverter()->getMemRefAddressSpace(allocaOp.getType());
     auto elementPtrType =
         LLVM::LLVMPointerType::get(rewriter.getContext(), addrSpace);
-    auto alloca = rewriter.create<LLVM::AllocaOp>(
-        loc, elementPtrType, elementType, size,
-        allocaOp.getAlignment().value_or(0));
+    auto alloca =
+        rewriter.create<LLVM::AllocaOp>(loc, elementPtrType, elementType, size,
+                                        allocaOp.getAlignment().value_or(0));
     if (StringAttr scope = scopeOf(op, defaultScope))
       alloca->setAttr(kScopeAttrName, scope);
     else if (Attribute malformed = op->getAttr(kScopeAttrName))
@@ -150,9 +150,9 @@ std::unique_ptr<Pass> createMemRefScopesPass(MemRefScopesOptions options) {
 
 void registerMemRefScopesPass() { PassRegistration<MemRefScopesPass>(); }
 
-void populateMemRefScopesConversionPatterns(
-    const LLVMTypeConverter &converter, RewritePatternSet &patterns,
-    PatternBenefit benefit) {
+void populateMemRefScopesConversionPatterns(const LLVMTypeConverter &converter,
+                                            RewritePatternSet &patterns,
+                                            PatternBenefit benefit) {
   patterns.add<ScopedAllocaOpLowering>(converter, StringAttr(), benefit);
 }
 

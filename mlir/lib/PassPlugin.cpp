@@ -14,8 +14,8 @@
 #include "mlir/Tools/Plugins/PassPlugin.h"
 #include "llvm/Config/llvm-config.h"
 
-extern "C" LLVM_ATTRIBUTE_WEAK LLVM_ATTRIBUTE_VISIBILITY_DEFAULT
-    ::mlir::PassPluginLibraryInfo
+extern "C" LLVM_ATTRIBUTE_WEAK
+    LLVM_ATTRIBUTE_VISIBILITY_DEFAULT ::mlir::PassPluginLibraryInfo
     mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "ScopeAllocMLIR", LLVM_VERSION_STRING,
           []() { scopealloc::registerScopeAllocPasses(); }};

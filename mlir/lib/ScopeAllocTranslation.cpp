@@ -50,15 +50,15 @@ LogicalResult verifyScopeAttribute(Operation *op, NamedAttribute attribute) {
   return success();
 }
 
-LogicalResult ScopeAllocDialect::verifyOperationAttribute(
-    Operation *op, NamedAttribute attribute) {
+LogicalResult
+ScopeAllocDialect::verifyOperationAttribute(Operation *op,
+                                            NamedAttribute attribute) {
   return verifyScopeAttribute(op, attribute);
 }
 
 namespace {
 
-class ScopeAllocTranslationInterface
-    : public LLVMTranslationDialectInterface {
+class ScopeAllocTranslationInterface : public LLVMTranslationDialectInterface {
 public:
   using LLVMTranslationDialectInterface::LLVMTranslationDialectInterface;
 

@@ -57,7 +57,8 @@ struct MemRefScopesOptions {
 };
 
 /// The pass `scopealloc-memref-scopes` (on builtin.module).
-std::unique_ptr<mlir::Pass> createMemRefScopesPass(MemRefScopesOptions options = {});
+std::unique_ptr<mlir::Pass>
+createMemRefScopesPass(MemRefScopesOptions options = {});
 /// The pass `scopealloc-loop-alloca-scopes` (on builtin.module).
 std::unique_ptr<mlir::Pass> createLoopAllocaScopesPass();
 
@@ -67,9 +68,9 @@ void registerScopeAllocPasses();
 /// For code generators that run their own memref-to-LLVM conversion: the
 /// pattern that lowers memref.alloca as upstream does and keeps its
 /// `scopealloc.scope`. Add it with a benefit above the upstream patterns' (1).
-void populateMemRefScopesConversionPatterns(const mlir::LLVMTypeConverter &converter,
-                                            mlir::RewritePatternSet &patterns,
-                                            mlir::PatternBenefit benefit = 2);
+void populateMemRefScopesConversionPatterns(
+    const mlir::LLVMTypeConverter &converter, mlir::RewritePatternSet &patterns,
+    mlir::PatternBenefit benefit = 2);
 
 } // namespace scopealloc
 

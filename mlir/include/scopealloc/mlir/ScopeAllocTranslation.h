@@ -4,7 +4,8 @@
 // dialect and translates with mlir::translateModuleToLLVMIR gets `!scope`
 // metadata on its allocas from one discardable attribute,
 //
-//   %p = llvm.alloca %n x f32 {scopealloc.scope = "global.npu_sram"} : (i64) -> !llvm.ptr
+//   %p = llvm.alloca %n x f32 {scopealloc.scope = "global.npu_sram"} : (i64) ->
+//   !llvm.ptr
 //
 // becomes
 //

@@ -24,9 +24,7 @@ void *__scopealloc_mark(void) { return __scopealloc_pool_workspace.cur; }
 
 static SA_COLD void *sa_fixed_alloc_fail(size_t size, size_t align,
                                          const void *caller) {
-  sa_fail(&__scopealloc_pool_workspace, SA_POOL_NAME,
-          (align & (align - 1)) ? SCOPEALLOC_REASON_BAD_ALIGNMENT
-                                : SCOPEALLOC_REASON_EXHAUSTED,
+  sa_fail(&__scopealloc_pool_workspace, SA_POOL_NAME, sa_bump_failure(align),
           size, align, 0, caller);
 }
 

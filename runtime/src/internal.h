@@ -307,6 +307,14 @@ static inline size_t sa_shared_peak(const scopealloc_pool *pool) {
 SA_HIDDEN SA_COLD SA_NORETURN void
 sa_fail(scopealloc_pool *pool, const char *name, const char *reason,
         size_t size, size_t align, const void *mark, const void *caller);
+
+/* Why a bump that did not fit failed: the alignment (not a power of two),
+ * or no room. */
+static inline const char *sa_bump_failure(size_t align) {
+  return (align & (align - 1)) ? SCOPEALLOC_REASON_BAD_ALIGNMENT
+                               : SCOPEALLOC_REASON_EXHAUSTED;
+}
+
 /* The same for the shared pool `pool`: in partition `part` (counted there),
  * or, when `part` is NULL, for a thread that has none (counted on the pool).
  * Threaded runtimes only. */

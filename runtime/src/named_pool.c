@@ -41,10 +41,8 @@ static SA_COLD void *sa_pool_alloc_slow(scopealloc_pool *pool, size_t size,
   if (sa_bump(pool, size, align, &p))
     return p;
   sa_disown_if_empty(pool);
-  sa_fail(pool, sa_pool_name(pool),
-          (align & (align - 1)) ? SCOPEALLOC_REASON_BAD_ALIGNMENT
-                                : SCOPEALLOC_REASON_EXHAUSTED,
-          size, align, 0, caller);
+  sa_fail(pool, sa_pool_name(pool), sa_bump_failure(align), size, align, 0,
+          caller);
 }
 
 /* Hot path: owner check plus sa_bump. */
@@ -317,10 +315,8 @@ static SA_COLD void *sa_pool_alloc_slow(sa_pool_thread *t,
     sa_partition *part = sa_partition_get(t, pool, size, align, caller);
     if (sa_bump(&part->arena, size, align, &p))
       return p;
-    sa_fail_partition(pool, part,
-                      (align & (align - 1)) ? SCOPEALLOC_REASON_BAD_ALIGNMENT
-                                            : SCOPEALLOC_REASON_EXHAUSTED,
-                      size, align, 0, caller);
+    sa_fail_partition(pool, part, sa_bump_failure(align), size, align, 0,
+                      caller);
   }
   if (!sa_owns(t, pool) && !sa_claim(t, pool))
     sa_fail(pool, sa_pool_name(pool), SCOPEALLOC_REASON_IN_USE, size, align, 0,
@@ -328,10 +324,8 @@ static SA_COLD void *sa_pool_alloc_slow(sa_pool_thread *t,
   if (sa_bump(pool, size, align, &p))
     return p;
   sa_disown_if_empty(t, pool); /* do not keep claiming a pool we did not use */
-  sa_fail(pool, sa_pool_name(pool),
-          (align & (align - 1)) ? SCOPEALLOC_REASON_BAD_ALIGNMENT
-                                : SCOPEALLOC_REASON_EXHAUSTED,
-          size, align, 0, caller);
+  sa_fail(pool, sa_pool_name(pool), sa_bump_failure(align), size, align, 0,
+          caller);
 }
 
 /* Hot path: the owner or cache check, plus sa_bump. */

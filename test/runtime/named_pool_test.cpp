@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "latch.h"
 #include "scopealloc/scopealloc.h"
 
 bool CatchFailure(const std::function<void()> &fn, scopealloc_failure *out);
@@ -245,25 +246,6 @@ TEST(NamedPoolDeathTest, HandlerThatReturnsAborts) {
       "exhaustion handler returned for pool 't_small' \\(exhausted\\); "
       "handlers must not return");
 }
-
-// A one-shot latch, since std::latch is C++20.
-class Latch {
-public:
-  void open() {
-    std::lock_guard<std::mutex> lock(m_);
-    open_ = true;
-    cv_.notify_all();
-  }
-  void wait() {
-    std::unique_lock<std::mutex> lock(m_);
-    cv_.wait(lock, [&] { return open_; });
-  }
-
-private:
-  std::mutex m_;
-  std::condition_variable cv_;
-  bool open_ = false;
-};
 
 TEST(NamedPool, UseByASecondThreadWhileNonEmptyIsReported) {
   scopealloc_pool *pool = &__scopealloc_pool_t_shared;

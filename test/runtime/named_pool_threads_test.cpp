@@ -24,6 +24,7 @@
 
 #include <gtest/gtest.h>
 
+#include "latch.h"
 #include "scopealloc/scopealloc.h"
 
 bool CatchFailure(const std::function<void()> &fn, scopealloc_failure *out);
@@ -56,25 +57,6 @@ namespace {
 
 uintptr_t addr(const void *p) { return reinterpret_cast<uintptr_t>(p); }
 long Tid() { return static_cast<long>(syscall(SYS_gettid)); }
-
-// A one-shot latch (std::latch is C++20).
-class Latch {
-public:
-  void open() {
-    std::lock_guard<std::mutex> lock(m_);
-    open_ = true;
-    cv_.notify_all();
-  }
-  void wait() {
-    std::unique_lock<std::mutex> lock(m_);
-    cv_.wait(lock, [&] { return open_; });
-  }
-
-private:
-  std::mutex m_;
-  std::condition_variable cv_;
-  bool open_ = false;
-};
 
 // Everyone waits until `n` threads arrived (reusable, like pthread_barrier).
 class Barrier {

@@ -266,10 +266,15 @@ static inline int sa_pool_is_shared(const scopealloc_pool *pool) {
 #endif
 }
 
+/* `asked` rounded up to whole partition alignment (0 if too large). */
+static inline size_t sa_partition_round(size_t asked) {
+  return (asked + (SA_PARTITION_ALIGN - 1)) & ~(SA_PARTITION_ALIGN - 1);
+}
+
 /* Bytes per partition (0 if too large to round). */
 static inline size_t sa_partition_size(const scopealloc_pool *pool) {
-  size_t asked = (size_t)(uintptr_t)SA_LOAD_RELAXED(&pool->unrounded);
-  return (asked + (SA_PARTITION_ALIGN - 1)) & ~(SA_PARTITION_ALIGN - 1);
+  return sa_partition_round(
+      (size_t)(uintptr_t)SA_LOAD_RELAXED(&pool->unrounded));
 }
 
 /* How many partitions a shared pool has (0: not shared). */

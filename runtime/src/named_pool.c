@@ -20,6 +20,15 @@ static const char *sa_pool_name(const scopealloc_pool *pool) {
   return pool->name ? pool->name : "(unnamed)";
 }
 
+/* Whether partitions of `bytes` (0: none), rounded up to SA_PARTITION_ALIGN
+ * into `*rounded`, fit the pool. */
+static int sa_partition_fits(const scopealloc_pool *pool, size_t bytes,
+                             size_t *rounded) {
+  *rounded = sa_partition_round(bytes);
+  return !bytes || (*rounded >= bytes &&
+                    *rounded <= (size_t)(pool->reserve_end - pool->base));
+}
+
 #if SCOPEALLOC_SINGLE_THREADED
 /* One thread of execution: no owner to check, no partitions. */
 #define sa_self() ((const void *)1)
@@ -67,10 +76,8 @@ void __scopealloc_pool_release(scopealloc_pool *pool, void *mark) {
 
 /* One thread: a shared pool serves it whole. Only the size is checked. */
 int scopealloc_pool_set_partition(scopealloc_pool *pool, size_t bytes) {
-  size_t rounded =
-      (bytes + (SA_PARTITION_ALIGN - 1)) & ~(SA_PARTITION_ALIGN - 1);
-  if (bytes &&
-      (rounded < bytes || rounded > (size_t)(pool->reserve_end - pool->base)))
+  size_t rounded;
+  if (!sa_partition_fits(pool, bytes, &rounded))
     return EINVAL;
   return 0;
 }
@@ -406,10 +413,8 @@ void __scopealloc_pool_release(scopealloc_pool *pool, void *mark) {
  * mark sees the size. Sizes change only before a thread used the pool
  * shared (its partitions are made then). */
 int scopealloc_pool_set_partition(scopealloc_pool *pool, size_t bytes) {
-  size_t rounded =
-      (bytes + (SA_PARTITION_ALIGN - 1)) & ~(SA_PARTITION_ALIGN - 1);
-  if (bytes &&
-      (rounded < bytes || rounded > (size_t)(pool->reserve_end - pool->base)))
+  size_t rounded;
+  if (!sa_partition_fits(pool, bytes, &rounded))
     return EINVAL;
   const void *shared = (const void *)pool;
   if (sa_pool_is_shared(pool)) {

@@ -122,7 +122,8 @@ namespace {
 /// which the SourceMgr handler collects with file, line and column.
 class PolicyReader {
 public:
-  PolicyReader(yaml::Stream &S, PolicyFile &Out) : S(S), Out(Out) {}
+  PolicyReader(yaml::Stream &S, const SourceMgr &SM, PolicyFile &Out)
+      : S(S), SM(SM), Out(Out) {}
   void read(yaml::Node *Root);
   bool Failed = false;
 
@@ -132,6 +133,11 @@ private:
     Failed = true;
   }
   std::optional<std::string> scalar(yaml::Node *N, StringRef Key);
+  /// False, with an error naming both lines, when \p Key of one mapping
+  /// was read before (YAML takes the later value silently); \p Seen maps
+  /// the keys read so far to their lines.
+  bool firstTime(StringMap<unsigned> &Seen, StringRef Key, yaml::Node *N,
+                 const Twine &Where);
   std::optional<uint64_t> bytes(yaml::Node *N, StringRef Key);
   /// One of the keys a target and a function under 'functions' share;
   /// false if \p Key is none of them.
@@ -148,6 +154,7 @@ private:
   void readPools(yaml::Node *N);
 
   yaml::Stream &S;
+  const SourceMgr &SM;
   PolicyFile &Out;
   std::vector<std::pair<std::string, yaml::Node *>> PoolUses;
 };
@@ -162,6 +169,17 @@ std::optional<std::string> PolicyReader::scalar(yaml::Node *N, StringRef Key) {
   }
   SmallString<32> Storage;
   return Scalar->getValue(Storage).str();
+}
+
+bool PolicyReader::firstTime(StringMap<unsigned> &Seen, StringRef Key,
+                             yaml::Node *N, const Twine &Where) {
+  unsigned Line = SM.getLineAndColumn(N->getSourceRange().Start).first;
+  auto [It, New] = Seen.try_emplace(Key, Line);
+  if (!New)
+    error(N, "'" + Key + "' is given twice " + Where + " (lines " +
+                 Twine(It->second) + " and " + Twine(Line) +
+                 "); give it once");
+  return New;
 }
 
 std::optional<uint64_t> PolicyReader::bytes(yaml::Node *N, StringRef Key) {
@@ -188,8 +206,8 @@ void PolicyReader::readAllocators(yaml::Node *N) {
   if (!Seq)
     return error(N, "'allocators' must be a list of allocators (alloc, "
                     "size-arg, free, free-arg, align, null)");
-  static constexpr StringRef Keys[] = {"alloc",    "size-arg", "free",
-                                       "free-arg", "align",    "null"};
+  static constexpr StringRef AllocatorKeys[] = {
+      "alloc", "size-arg", "free", "free-arg", "align", "null"};
   for (yaml::Node &Item : *Seq) {
     auto *Map = dyn_cast<yaml::MappingNode>(&Item);
     if (!Map) {
@@ -201,8 +219,13 @@ void PolicyReader::readAllocators(yaml::Node *N) {
     A.NullIsErrorPath = true;
     std::optional<uint64_t> SizeArg, FreeArg, Alignment;
     bool OK = true;
+    StringMap<unsigned> Keys;
     for (yaml::KeyValueNode &KV : *Map) {
       std::optional<std::string> Key = scalar(KV.getKey(), "allocators");
+      if (Key && !firstTime(Keys, *Key, KV.getKey(), "in an allocator")) {
+        OK = false;
+        continue;
+      }
       std::optional<std::string> Value =
           Key ? scalar(KV.getValue(), *Key) : std::nullopt;
       if (!Value) {
@@ -242,7 +265,7 @@ void PolicyReader::readAllocators(yaml::Node *N) {
         error(KV.getKey(), "unknown key '" + *Key +
                                "' in an allocator (expected alloc, size-arg, "
                                "free, free-arg, align or null)" +
-                               didYouMean(*Key, Keys));
+                               didYouMean(*Key, AllocatorKeys));
         OK = false;
       }
     }
@@ -432,8 +455,12 @@ void PolicyReader::readFunctions(PolicyTarget &T, yaml::Node *N) {
       continue;
     }
     PolicyFields F;
+    StringMap<unsigned> Keys;
     for (yaml::KeyValueNode &FKV : *Fields) {
       std::optional<std::string> Key = scalar(FKV.getKey(), "key");
+      if (Key && !firstTime(Keys, *Key, FKV.getKey(),
+                            "for function '" + *Name + "'"))
+        continue;
       if (Key && !readField(*Key, FKV.getValue(), F))
         error(FKV.getKey(),
               "unknown key '" + *Key + "' for function '" + *Name +
@@ -451,9 +478,10 @@ void PolicyReader::readTarget(StringRef Name, yaml::Node *N) {
     return error(N, "target '" + Name + "' must be a mapping of policy keys");
   PolicyTarget T;
   T.Name = Name.str();
+  StringMap<unsigned> Keys;
   for (yaml::KeyValueNode &KV : *Map) {
     std::optional<std::string> Key = scalar(KV.getKey(), "key");
-    if (!Key)
+    if (!Key || !firstTime(Keys, *Key, KV.getKey(), "in target '" + Name + "'"))
       continue;
     yaml::Node *V = KV.getValue();
     if (readField(*Key, V, T.Fields))
@@ -509,10 +537,11 @@ void PolicyReader::read(yaml::Node *Root) {
     return error(Root, "a policy file is a mapping with 'version', 'pools' "
                        "and 'targets'");
   StringSet<> Seen;
+  StringMap<unsigned> Keys;
   bool SawVersion = false;
   for (yaml::KeyValueNode &KV : *Map) {
     std::optional<std::string> Key = scalar(KV.getKey(), "key");
-    if (!Key)
+    if (!Key || !firstTime(Keys, *Key, KV.getKey(), "at the top level"))
       continue;
     yaml::Node *V = KV.getValue();
     if (*Key == "version") {
@@ -758,7 +787,7 @@ static Expected<std::shared_ptr<const PolicyFile>> parse(StringRef Path) {
   auto File = std::make_shared<PolicyFile>();
   File->Path = Path.str();
   yaml::Stream Stream((*Buffer)->getMemBufferRef(), SM, /*ShowColors=*/false);
-  PolicyReader Reader(Stream, *File);
+  PolicyReader Reader(Stream, SM, *File);
   yaml::document_iterator Doc = Stream.begin();
   if (Doc != Stream.end())
     if (yaml::Node *Root = Doc->getRoot())

@@ -1,5 +1,7 @@
 //===- LTODeferral.cpp - Decisions deferred to the LTO link ---------------===//
 #include "LTODeferral.h"
+#include "Scope.h"
+#include "llvm/ADT/DenseMap.h"
 #include "Diagnostics.h"
 #include "Report.h"
 #include "StackFacts.h"
@@ -87,11 +89,57 @@ static void warnAboutLostOptions(const Module &M) {
               "its default"));
 }
 
+/// The per-buffer settings of \p P, as recorded on allocas (LTODeferral.h).
+static MDNode *bufferPolicyNode(LLVMContext &C, const StackPolicy &P) {
+  auto Str = [&](StringRef S) { return MDString::get(C, S); };
+  return MDNode::get(
+      C, {ConstantAsMetadata::get(
+              ConstantInt::get(Type::getInt64Ty(C), P.MaxStackAlloca)),
+          Str(P.Source), Str(spell(P.Dynamic)), Str(P.DynamicSource),
+          Str(P.Pool), Str(P.PoolSource)});
+}
+
+std::optional<StackPolicy> recordedBufferPolicy(const AllocaInst &AI,
+                                                const StackPolicy &Base) {
+  MDNode *N = AI.getMetadata(BufferPolicyMetadata);
+  if (!N || N->getNumOperands() != 6)
+    return std::nullopt;
+  auto Str = [&](unsigned I) -> std::optional<StringRef> {
+    if (auto *S = dyn_cast<MDString>(N->getOperand(I)))
+      return S->getString();
+    return std::nullopt;
+  };
+  auto *Limit = mdconst::dyn_extract<ConstantInt>(N->getOperand(0));
+  std::optional<StringRef> Source = Str(1), Rule = Str(2), RuleSource = Str(3),
+                           Pool = Str(4), PoolSource = Str(5);
+  if (!Limit || !Source || !Rule || !RuleSource || !Pool || !PoolSource)
+    return std::nullopt;
+  Expected<DynamicRule> Dynamic = parseDynamicRule(*Rule);
+  if (!Dynamic) {
+    consumeError(Dynamic.takeError());
+    return std::nullopt;
+  }
+  StackPolicy P = Base;
+  P.MaxStackAlloca = Limit->getZExtValue();
+  P.Source = Source->str();
+  P.Dynamic = *Dynamic;
+  P.DynamicSource = RuleSource->str();
+  P.Pool = Pool->str();
+  P.PoolSource = PoolSource->str();
+  return P;
+}
+
 bool deferToLink(Module &M, const ModulePolicy &Policy) {
   bool OK = true;
-  for (const Function &F : M)
-    if (!F.isDeclaration() && !policyForFunction(Policy, F))
+  DenseMap<const Function *, StackPolicy> Policies;
+  for (const Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    if (std::optional<StackPolicy> P = policyForFunction(Policy, F))
+      Policies.try_emplace(&F, std::move(*P));
+    else
       OK = false;
+  }
   if (!OK)
     return false;
   warnAboutLostOptions(M);
@@ -112,10 +160,24 @@ bool deferToLink(Module &M, const ModulePolicy &Policy) {
     F.addFnAttr(CompileOptionsAttr, Text);
     if (stackFactsRequested())
       F.addFnAttr(FactsRequestedAttr);
-    for (Instruction &I : instructions(F))
-      if (isa<AllocaInst>(I) && I.hasName())
-        I.setMetadata(NameMetadata,
-                      MDNode::get(C, MDString::get(C, I.getName())));
+    const StackPolicy &P = Policies.find(&F)->second;
+    MDNode *BufferPolicy = bufferPolicyNode(C, P);
+    for (Instruction &I : instructions(F)) {
+      auto *AI = dyn_cast<AllocaInst>(&I);
+      if (!AI)
+        continue;
+      if (AI->hasName())
+        AI->setMetadata(NameMetadata,
+                        MDNode::get(C, MDString::get(C, AI->getName())));
+      // What the function's policy says of each of its buffers holds
+      // wherever the link inlines it.
+      AI->setMetadata(BufferPolicyMetadata, BufferPolicy);
+      if (const std::string *Spelling =
+              P.scopeOfAddressSpace(AI->getAddressSpace());
+          Spelling && !AI->getMetadata(ScopeMetadataName))
+        AI->setMetadata(ScopeMetadataName,
+                        MDNode::get(C, MDString::get(C, *Spelling)));
+    }
   }
 
   StringRef ReportPath = reportPathOption();

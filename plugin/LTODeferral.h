@@ -18,6 +18,12 @@
 //   !scope-alloc.name !{!"buf"} on each named alloca
 //       its IR name, which lld's LTO context drops (remarks and reports
 //       name variables by it when there is no debug info)
+//   !scope-alloc.buffer-policy !{i64 limit, !"source", !"dynamic rule",
+//                                !"source", !"pool", !"source"} on each alloca
+//       the per-buffer settings of the policy of the function it is written
+//       in, which it keeps when the link inlines it into a function of
+//       another file (whose frame budget then applies); an alloca in an
+//       address space the policy gives a scope gets that !scope
 //   @scopealloc.lto.deferred, in llvm.used, pointing at the undefined
 //       __scopealloc_lto_link_without_pass_plugin
 //       removed by the pass at the link; a link that does not load the
@@ -42,6 +48,7 @@
 #include <vector>
 
 namespace llvm {
+class AllocaInst;
 class Function;
 class Module;
 class Value;
@@ -53,6 +60,7 @@ inline constexpr const char *CompileOptionsAttr = "scope-alloc-compile-options";
 inline constexpr const char *DecidedAttr = "scope-alloc-decided";
 inline constexpr const char *ReportPathsMetadata = "scope-alloc.report";
 inline constexpr const char *NameMetadata = "scope-alloc.name";
+inline constexpr const char *BufferPolicyMetadata = "scope-alloc.buffer-policy";
 inline constexpr const char *LinkMarkerSymbol =
     "__scopealloc_lto_link_without_pass_plugin";
 
@@ -71,6 +79,11 @@ std::string sanitizerInstrumentingAllocas(const llvm::Module &M);
 /// functions' attributes are checked here, so that their errors stop the
 /// compile step. False after such an error (nothing is recorded).
 bool deferToLink(llvm::Module &M, const ModulePolicy &Policy);
+
+/// \p Base with the per-buffer settings recorded on \p AI (above), or
+/// std::nullopt when nothing was recorded.
+std::optional<StackPolicy> recordedBufferPolicy(const llvm::AllocaInst &AI,
+                                                const StackPolicy &Base);
 
 /// Marks \p M's defined functions as decided (see above).
 void markDecided(llvm::Module &M);

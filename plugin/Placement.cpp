@@ -3,6 +3,7 @@
 #include "AllocaDemotion.h"
 #include "Diagnostics.h"
 #include "FrameBudget.h"
+#include "LTODeferral.h"
 #include "RuntimeABI.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -272,11 +273,12 @@ bool FunctionPlanner::plan() {
 
 void FunctionPlanner::decide(AllocaDecision &D) {
   AllocaInst &AI = *D.Alloca;
+  const StackPolicy &BP = bufferPolicy(AI);
   if (std::optional<TypeSize> TS = AI.getAllocationSize(DL);
       TS && !TS->isScalable())
     D.Size = TS->getFixedValue();
 
-  if (std::string Why = whyPinned(AI, DL, &Policy); !Why.empty()) {
+  if (std::string Why = whyPinned(AI, DL, &BP); !Why.empty()) {
     D.Action = AllocaDecision::Pinned;
     D.Reason = Why;
     D.Rule = PlacementRule::CannotMove;
@@ -286,26 +288,26 @@ void FunctionPlanner::decide(AllocaDecision &D) {
                         " but stays on the stack: " + Why);
     return;
   }
-  BufferVerdict V = placeBuffer(D.S, D.Size, Policy);
+  BufferVerdict V = placeBuffer(D.S, D.Size, BP);
   D.Action = V.Action;
   D.Rule = V.Rule;
   D.Pool = V.Pool;
   std::string PoolNote =
-      Policy.Pool.empty() ? "" : "; pool from " + Policy.PoolSource;
+      BP.Pool.empty() ? "" : "; pool from " + BP.PoolSource;
   std::string DynamicText =
-      "dynamic allocations: " + spell(Policy.Dynamic).str() + " (" +
-      Policy.DynamicSource + ")";
+      "dynamic allocations: " + spell(BP.Dynamic).str() + " (" +
+      BP.DynamicSource + ")";
   switch (V.Rule) {
   case PlacementRule::ScopeStack:
     D.Reason = "scope " + D.S.describe() + " requires the stack";
-    if (D.Size && *D.Size > Policy.MaxStackAlloca) {
+    if (D.Size && *D.Size > BP.MaxStackAlloca) {
       D.Reason += ", although its " + std::to_string(*D.Size) +
-                  " bytes exceed the " + limitText(Policy);
+                  " bytes exceed the " + limitText(BP);
       reportWarning(F, &AI,
                     "'" + describeValue(AI) + "' (" + std::to_string(*D.Size) +
                         " bytes) stays on the stack because of scope " +
                         D.S.describe() + ", but exceeds the " +
-                        limitText(Policy));
+                        limitText(BP));
     }
     return;
   case PlacementRule::ScopePool:
@@ -327,11 +329,11 @@ void FunctionPlanner::decide(AllocaDecision &D) {
     return;
   case PlacementRule::OverLimit:
     D.Reason = std::to_string(*D.Size) + " bytes exceed the " +
-               limitText(Policy) + PoolNote;
+               limitText(BP) + PoolNote;
     return;
   case PlacementRule::WithinLimit:
     D.Reason =
-        std::to_string(*D.Size) + " bytes are within the " + limitText(Policy);
+        std::to_string(*D.Size) + " bytes are within the " + limitText(BP);
     return;
   case PlacementRule::CannotMove:
   case PlacementRule::OverBudget:
@@ -340,6 +342,23 @@ void FunctionPlanner::decide(AllocaDecision &D) {
     break;
   }
   llvm_unreachable("placeBuffer gives per-buffer rules only");
+}
+
+const StackPolicy &FunctionPlanner::bufferPolicy(const AllocaInst &AI) {
+  const MDNode *Recorded = AI.getMetadata(BufferPolicyMetadata);
+  if (!Recorded)
+    return Policy;
+  auto It = RecordedPolicies.find(Recorded);
+  if (It == RecordedPolicies.end()) {
+    std::optional<StackPolicy> P = recordedBufferPolicy(AI, Policy);
+    // The function's own settings, unless the buffer came from a function
+    // with others (inlined across files at the link).
+    bool Same = !P || (P->MaxStackAlloca == Policy.MaxStackAlloca &&
+                       P->Dynamic == Policy.Dynamic && P->Pool == Policy.Pool);
+    It = RecordedPolicies.emplace(Recorded, Same ? Policy : std::move(*P))
+             .first;
+  }
+  return It->second;
 }
 
 // The frame budget bounds what the allocations that stay add up to. Those

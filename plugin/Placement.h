@@ -30,11 +30,13 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 
 namespace llvm {
 class AllocaInst;
+class MDNode;
 class DataLayout;
 class Function;
 } // namespace llvm
@@ -95,12 +97,16 @@ public:
 
 private:
   void decide(AllocaDecision &D);
+  /// The policy for \p AI's own placement: the function's, with the
+  /// per-buffer settings its LTO compile step recorded (LTODeferral.h).
+  const StackPolicy &bufferPolicy(const llvm::AllocaInst &AI);
   bool applyFrameBudget();
   void keepStackRestoreConsistent();
 
   llvm::Function &F;
   const llvm::DataLayout &DL;
   const StackPolicy &Policy;
+  std::map<const llvm::MDNode *, StackPolicy> RecordedPolicies;
 };
 
 } // namespace scopealloc

@@ -1,5 +1,6 @@
 //===- ScopeTracking.cpp - Keep !scope on allocas through the optimiser ---===//
 #include "ScopeTracking.h"
+#include "LTODeferral.h"
 #include "Scope.h"
 
 #include "llvm/ADT/Any.h"
@@ -61,6 +62,8 @@ CallSignature signature(const CallBase &CB) {
 /// One alloca as it was before a pass.
 struct NotedAlloca {
   WeakTrackingVH Now; ///< follows RAUW; null once deleted
+  /// The tracked metadata it had, by kind (TrackedKinds); ScopeMD is !scope.
+  SmallVector<std::pair<unsigned, MDNode *>, 2> Tracked;
   MDNode *ScopeMD = nullptr;
   unsigned Position = NotInEntry; ///< among the entry block's allocas
   /// Calls (memcpy, a callee taking the buffer, ...) that used it: a piece
@@ -129,7 +132,12 @@ private:
   void scopePieces(Function &F, Snapshot &S,
                    const DenseMap<AllocaInst *, unsigned> &Alive);
 
+  /// Put back on the allocas: !scope, and what the LTO compile step
+  /// recorded on each (LTODeferral.h: its IR name, its function's policy).
   unsigned ScopeKind = 0;
+  SmallVector<unsigned, 3> TrackedKinds;
+  /// Sets \p From's tracked metadata on \p To where \p To has none.
+  void copyTracked(const NotedAlloca &From, AllocaInst &To);
   /// One entry per function pass being run (nested pass managers nest).
   SmallVector<Snapshot, 4> Stack;
   /// Whether the module being compiled has anything to track (each
@@ -160,7 +168,9 @@ bool ScopeTracker::moduleHasScopes(const Module &M) {
     }
     for (const BasicBlock &BB : F)
       for (const Instruction &I : BB)
-        if (I.hasMetadataOtherThanDebugLoc() && I.getMetadata(ScopeKind)) {
+        if (I.hasMetadataOtherThanDebugLoc() &&
+            any_of(TrackedKinds,
+                   [&](unsigned Kind) { return I.getMetadata(Kind); })) {
           ScannedModuleHasScopes = true;
           return true;
         }
@@ -177,8 +187,12 @@ void ScopeTracker::before(StringRef PassID, Any IR) {
   S.PassID = PassID.str();
   if (F.isDeclaration())
     return;
-  if (!ScopeKind)
-    ScopeKind = F.getContext().getMDKindID(ScopeMetadataName);
+  if (!ScopeKind) {
+    LLVMContext &C = F.getContext();
+    ScopeKind = C.getMDKindID(ScopeMetadataName);
+    TrackedKinds = {ScopeKind, C.getMDKindID(NameMetadata),
+                    C.getMDKindID(BufferPolicyMetadata)};
+  }
   if (!moduleHasScopes(*F.getParent()))
     return;
   bool AnyScoped = false;
@@ -189,13 +203,18 @@ void ScopeTracker::before(StringRef PassID, Any IR) {
       auto *AI = dyn_cast<AllocaInst>(&I);
       if (!AI)
         continue;
-      MDNode *MD = AI->getMetadata(ScopeKind);
-      if (!Entry && !MD)
+      SmallVector<std::pair<unsigned, MDNode *>, 2> Tracked;
+      if (AI->hasMetadataOtherThanDebugLoc())
+        for (unsigned Kind : TrackedKinds)
+          if (MDNode *MD = AI->getMetadata(Kind))
+            Tracked.push_back({Kind, MD});
+      if (!Entry && Tracked.empty())
         continue;
-      AnyScoped |= MD != nullptr;
+      AnyScoped |= !Tracked.empty();
       NotedAlloca &N = S.Allocas.emplace_back();
       N.Now = AI;
-      N.ScopeMD = MD;
+      N.ScopeMD = AI->getMetadata(ScopeKind);
+      N.Tracked = std::move(Tracked);
       N.Position = Entry ? Position++ : NotInEntry;
     }
   }
@@ -229,6 +248,14 @@ void ScopeTracker::invalidated(StringRef PassID) {
     Stack.pop_back();
 }
 
+void ScopeTracker::copyTracked(const NotedAlloca &From, AllocaInst &To) {
+  for (auto [Kind, MD] : From.Tracked)
+    if (!To.getMetadata(Kind)) {
+      LLVM_DEBUG(dbgs() << "scope-alloc: metadata back on " << To << "\n");
+      To.setMetadata(Kind, MD);
+    }
+}
+
 void ScopeTracker::restore(Function &F, Snapshot &S) {
   DenseMap<AllocaInst *, unsigned> Alive; // entry allocas still there
   bool ScopedPieces = false;
@@ -238,16 +265,12 @@ void ScopeTracker::restore(Function &F, Snapshot &S) {
         N.Now ? dyn_cast<AllocaInst>(getUnderlyingObject(N.Now)) : nullptr;
     if (!AI) {
       N.Now = nullptr; // gone, or replaced by a constant
-      ScopedPieces |= N.ScopeMD && N.Position != NotInEntry;
+      ScopedPieces |= !N.Tracked.empty() && N.Position != NotInEntry;
       continue;
     }
     if (N.Position != NotInEntry)
       Alive.try_emplace(AI, N.Position);
-    if (N.ScopeMD && !AI->getMetadata(ScopeKind)) {
-      LLVM_DEBUG(dbgs() << "scope-alloc: " << F.getName() << ": scope back on "
-                        << *AI << " after " << S.PassID << "\n");
-      AI->setMetadata(ScopeKind, N.ScopeMD);
-    }
+    copyTracked(N, *AI);
   }
   if (ScopedPieces)
     scopePieces(F, S, Alive);
@@ -267,15 +290,13 @@ void ScopeTracker::scopePieces(Function &F, Snapshot &S,
         Candidates.push_back(&N);
     if (Candidates.empty())
       return;
-    // The strongest scope among them, for pieces nothing else places.
-    MDNode *Strongest = Candidates.front()->ScopeMD;
+    // The candidate with the strongest scope, for pieces nothing else
+    // places (the first of equals).
+    NotedAlloca *Strongest = Candidates.front();
     for (NotedAlloca *C : Candidates)
-      if (strength(C->ScopeMD) > strength(Strongest))
-        Strongest = C->ScopeMD;
+      if (strength(C->ScopeMD) > strength(Strongest->ScopeMD))
+        Strongest = C;
     for (AllocaInst *Piece : Run) {
-      if (Piece->getMetadata(ScopeKind))
-        continue;
-      MDNode *MD = Strongest;
       // A call the piece took over names its alloca.
       SmallPtrSet<NotedAlloca *, 2> Owners;
       forEachCallUsing(*Piece, [&](CallBase *CB) {
@@ -285,13 +306,7 @@ void ScopeTracker::scopePieces(Function &F, Snapshot &S,
               (!Sig.Operands.empty() && is_contained(C->Signatures, Sig)))
             Owners.insert(C);
       });
-      if (Owners.size() == 1)
-        MD = (*Owners.begin())->ScopeMD;
-      if (!MD)
-        continue;
-      LLVM_DEBUG(dbgs() << "scope-alloc: " << F.getName() << ": scope on piece "
-                        << *Piece << " after " << S.PassID << "\n");
-      Piece->setMetadata(ScopeKind, MD);
+      copyTracked(Owners.size() == 1 ? **Owners.begin() : *Strongest, *Piece);
     }
     Run.clear();
   };

@@ -32,6 +32,8 @@ const char *Cause::kindName(KindTy K) {
     return "no-facts";
   case NoFrameSize:
     return "no-frame-size";
+  case Overflow:
+    return "overflow";
   }
   return "?";
 }

@@ -34,6 +34,7 @@ struct Cause {
     DynamicPool,  ///< a dynamic allocation in a pool (per pool)
     NoFacts,      ///< a call into code without facts nor an assumed size
     NoFrameSize,  ///< facts but no .stack_sizes entry
+    Overflow,     ///< a worst case past 2^64 - 1 bytes (set by computeBounds)
   } Kind;
   explicit Cause(KindTy Kind) : Kind(Kind) {}
   unsigned Node = 0;           ///< where (NoFacts: the code without facts)

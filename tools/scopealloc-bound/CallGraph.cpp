@@ -97,9 +97,10 @@ public:
     for (unsigned I = 0, E = G.Nodes.size(); I != E; ++I)
       if (G.Nodes[I].Facts)
         addLibraryCallbacks(I);
+    // Entries may add nodes (main without facts): they need their own use.
+    findEntries();
     for (unsigned I = 0; I < G.Nodes.size(); ++I)
       addOwnUse(I);
-    findEntries();
     std::set<std::string> Pools;
     for (const Node &N : G.Nodes)
       for (const auto &P : N.PoolBytes)

@@ -356,6 +356,13 @@ private:
                    Name != "Reset_Handler");
           break;
         }
+    // Constructors run before main, destructors after it (or at dlopen and
+    // dlclose), each on a stack of its own depth.
+    for (const auto &[Table, Addr] : Img.Startup) {
+      bool Destructor = Table == ".fini_array" || Table == ".dtors";
+      addEntry(nodeAt(Addr),
+               (Destructor ? "destructor (" : "constructor (") + Table + ")");
+    }
     bool UnknownStarts = false;
     for (const FactsRecord &R : Img.Records) {
       if (!R.Address)

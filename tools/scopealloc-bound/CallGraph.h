@@ -7,7 +7,8 @@
 // functions (flagged in a record, referenced by one, or stored in the
 // image's data). What makes a node's own use unbounded is a Cause. Entry
 // points: main, thread start routines, interrupt handlers (vector table,
-// *_Handler names), functions marked in the source, and --entry.
+// *_Handler names), constructors and destructors (.init_array, ...),
+// functions marked in the source, and --entry.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCOPEALLOC_BOUND_CALLGRAPH_H

@@ -3,10 +3,12 @@
 
   check_runtime_api.py PREFIX RUNTIME_DIR ASSUMPTIONS PROGRAM.c WORKDIR
 
-Every function that runtime/include/scopealloc/scopealloc.h declares needs an
-'assume' line in ASSUMPTIONS (tools/scopealloc-bound/assumptions.conf): a
-program links the hosted static runtime without facts, so a call into the
-API is otherwise "a call into code without facts". The sizes are measured
+Every function that runtime/include/scopealloc/scopealloc.h declares, and
+every constructor and destructor of the runtime, needs an 'assume' line in
+ASSUMPTIONS (tools/scopealloc-bound/assumptions.conf): a
+program links the hosted runtime without facts, so a call into the API (or,
+statically linked, its constructors as entry points) is otherwise "a call
+into code without facts". The sizes are measured
 as the freestanding runtime's are (test/baremetal/cross-links.sh): the
 runtime's sources built with frame sizes and the pass's records, nothing
 rewritten (-scope-alloc-facts-only), linked with PROGRAM.c (which calls
@@ -67,8 +69,16 @@ def main():
                                                   image], check=True)
     config = os.path.join(work, "measure.cfg")
     open(config, "w").write(MEASURE)
+    # The runtime's constructors and destructors are entry points of every
+    # image that links it statically: they need assumptions too.
+    doc = json.loads(subprocess.run([tool, "--json", "--config=" + config,
+                                     image], check=True, capture_output=True,
+                                    text=True).stdout)
+    startup = sorted(e["function"] for e in doc["entries"]
+                     if e["kind"].startswith(("constructor", "destructor"))
+                     and not e["stack"]["chain"][0].get("assumed"))
     failed = False
-    for name in api:
+    for name in api + startup:
         if name not in assumed:
             print("error: %s: no assumed size in %s" % (name, table))
             failed = True

@@ -448,7 +448,18 @@ private:
                              "'recursion', or SCOPEALLOC_RECURSION_BOUND)");
         }
       }
-      V.Bytes = V.Step.Own * V.Step.Repeat + Exit;
+      // Past 2^64 - 1 bytes (a huge depth) is no bound.
+      bool OverMul = false, OverAdd = false;
+      V.Bytes = SaturatingAdd(
+          SaturatingMultiply(V.Step.Own, V.Step.Repeat, &OverMul), Exit,
+          &OverAdd);
+      if (OverMul || (OverAdd && Exit != UINT64_MAX)) {
+        V.Unbounded = true;
+        E.Causes.push_back("a worst case past 2^64 - 1 bytes in '" +
+                           V.Step.N->Name + "' (" +
+                           std::to_string(V.Step.Own) + " bytes x" +
+                           std::to_string(V.Step.Repeat) + ")");
+      }
       Comps.push_back(V);
     }
     unsigned Root = CompOf.lookup(&Entry);

@@ -112,6 +112,7 @@ inline constexpr LibraryCallback LibraryCallbacks[] = {
     {"scandir", 3, RefCallback},
     {"pthread_once", 1, RefCallback},
     {"call_once", 1, RefCallback},
+    {"scopealloc_for_each_pool", 0, RefCallback},
     {"signal", 1, RefSignalHandler},
     {"bsd_signal", 1, RefSignalHandler},
     {"sysv_signal", 1, RefSignalHandler},

@@ -2,6 +2,7 @@
 #include "Bounds.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <optional>
@@ -19,6 +20,8 @@ struct Value {
   bool Unbounded = false;
   ChainStep Step; ///< the component's own step
   int Next = -1;  ///< the component the chain goes on to
+  /// Its own part passes 2^64 - 1 bytes (a huge depth or size): unbounded.
+  std::string Overflow;
 };
 
 class Solver {
@@ -126,14 +129,15 @@ private:
     if (R == 0) {
       if (Nd.Facts) {
         St.Frame = Nd.Frame.value_or(0);
-        St.Bytes = St.Frame + S.CallOverhead + (Nd.isLeaf() ? S.RedZone : 0);
+        St.Bytes = SaturatingAdd(St.Frame, S.CallOverhead,
+                                 Nd.isLeaf() ? S.RedZone : 0);
       } else if (Nd.Assumed) {
         St.Frame = *Nd.Assumed;
-        St.Bytes = St.Frame + S.CallOverhead;
+        St.Bytes = SaturatingAdd(St.Frame, S.CallOverhead);
         St.Assumed = true;
       } else {
         St.Frame = Nd.Frame.value_or(0);
-        St.Bytes = St.Frame + S.CallOverhead;
+        St.Bytes = SaturatingAdd(St.Frame, S.CallOverhead);
       }
     } else {
       auto It = Nd.PoolBytes.find(G.Pools[R - 1]);
@@ -178,16 +182,31 @@ private:
     V.Step.Unknown = Unknown;
     bool CycleUnbounded = false;
     if (Comp.Cycle) {
-      if (Comp.Depth) {
+      bool Over = false;
+      uint64_t Bytes =
+          Comp.Depth ? SaturatingMultiply(Largest.Bytes, *Comp.Depth, &Over) : 0;
+      if (Comp.Depth && !Over) {
         V.Step.Repeat = *Comp.Depth;
         V.Step.RepeatFrom = Comp.DepthFrom;
-        V.Step.Bytes = Largest.Bytes * *Comp.Depth;
+        V.Step.Bytes = Bytes;
+      } else if (Over) { // counted once, as the known part
+        V.Overflow = std::to_string(Largest.Bytes) + " bytes x" +
+                     std::to_string(*Comp.Depth) + " (recursion depth; " +
+                     Comp.DepthFrom + ")";
       } else if (R == 0 || Largest.Bytes > 0) {
         CycleUnbounded = true; // counted once, as the known part
       }
     }
-    V.Bytes = V.Step.Bytes + Exit;
-    V.Unbounded = Unknown || ExitUnbounded || CycleUnbounded;
+    // Sizes near 2^64 (an --assume) saturate.
+    if (V.Overflow.empty() && Largest.Bytes == UINT64_MAX)
+      V.Overflow = "its own use";
+    bool Over = false;
+    V.Bytes = SaturatingAdd(V.Step.Bytes, Exit, &Over);
+    if (Over && V.Overflow.empty() && Exit != UINT64_MAX)
+      V.Overflow = std::to_string(V.Step.Bytes) + " bytes over the " +
+                   std::to_string(Exit) + " bytes of its callees";
+    V.Unbounded = Unknown || ExitUnbounded || CycleUnbounded ||
+                  !V.Overflow.empty() || V.Bytes == UINT64_MAX;
   }
 
   ResourceBound bound(unsigned C, unsigned R) const {
@@ -215,7 +234,9 @@ private:
       St.Node = ChainStep::ExceptionFrame;
       St.Bytes = St.Frame = S.ExceptionFrame;
       EB.Stack.Chain.insert(EB.Stack.Chain.begin(), St);
-      EB.Stack.Bytes += S.ExceptionFrame;
+      bool Over = false;
+      EB.Stack.Bytes = SaturatingAdd(EB.Stack.Bytes, S.ExceptionFrame, &Over);
+      EB.Stack.Bounded &= !Over;
     }
     for (unsigned R = 1; R < Resources; ++R)
       if (Val[R][C].Bytes || Val[R][C].Unbounded)
@@ -256,6 +277,14 @@ private:
               C.Affects.push_back(G.Pools[R - 1]);
           Out.push_back(std::move(C));
         }
+        for (unsigned R = 0; R < Resources; ++R)
+          if (!Val[R][Comp].Overflow.empty()) {
+            Cause C(Cause::Overflow);
+            C.Node = Val[R][Comp].Step.Node;
+            C.Detail = Val[R][Comp].Overflow;
+            C.Affects.push_back(resourceName(R));
+            Out.push_back(std::move(C));
+          }
       }
       for (unsigned Callee : G.Nodes[N].Callees)
         if (!Seen[Callee]) {

@@ -32,6 +32,8 @@ const char *Cause::kindName(KindTy K) {
     return "no-facts";
   case NoFrameSize:
     return "no-frame-size";
+  case Overflow:
+    return "overflow";
   }
   return "?";
 }
@@ -95,9 +97,10 @@ public:
     for (unsigned I = 0, E = G.Nodes.size(); I != E; ++I)
       if (G.Nodes[I].Facts)
         addLibraryCallbacks(I);
+    // Entries may add nodes (main without facts): they need their own use.
+    findEntries();
     for (unsigned I = 0; I < G.Nodes.size(); ++I)
       addOwnUse(I);
-    findEntries();
     std::set<std::string> Pools;
     for (const Node &N : G.Nodes)
       for (const auto &P : N.PoolBytes)
@@ -353,6 +356,13 @@ private:
                    Name != "Reset_Handler");
           break;
         }
+    // Constructors run before main, destructors after it (or at dlopen and
+    // dlclose), each on a stack of its own depth.
+    for (const auto &[Table, Addr] : Img.Startup) {
+      bool Destructor = Table == ".fini_array" || Table == ".dtors";
+      addEntry(nodeAt(Addr),
+               (Destructor ? "destructor (" : "constructor (") + Table + ")");
+    }
     bool UnknownStarts = false;
     for (const FactsRecord &R : Img.Records) {
       if (!R.Address)

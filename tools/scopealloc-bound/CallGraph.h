@@ -7,7 +7,8 @@
 // functions (flagged in a record, referenced by one, or stored in the
 // image's data). What makes a node's own use unbounded is a Cause. Entry
 // points: main, thread start routines, interrupt handlers (vector table,
-// *_Handler names), functions marked in the source, and --entry.
+// *_Handler names), constructors and destructors (.init_array, ...),
+// functions marked in the source, and --entry.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCOPEALLOC_BOUND_CALLGRAPH_H
@@ -34,6 +35,7 @@ struct Cause {
     DynamicPool,  ///< a dynamic allocation in a pool (per pool)
     NoFacts,      ///< a call into code without facts nor an assumed size
     NoFrameSize,  ///< facts but no .stack_sizes entry
+    Overflow,     ///< a worst case past 2^64 - 1 bytes (set by computeBounds)
   } Kind;
   explicit Cause(KindTy Kind) : Kind(Kind) {}
   unsigned Node = 0;           ///< where (NoFacts: the code without facts)

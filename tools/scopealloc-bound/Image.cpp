@@ -3,6 +3,7 @@
 #include "FactsFormat.h"
 #include "scopealloc/abi_constants.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
@@ -10,6 +11,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cstring>
+#include <tuple>
 
 using namespace llvm;
 using namespace llvm::object;
@@ -113,6 +115,8 @@ public:
         readVectors(S);
       else if (*Name == ".dynamic")
         readDynamic(S);
+      else if (isStartupTable(*Name) && !Obj.isRelocatableObject())
+        readStartup(S, *Name);
     }
     if (!Img.Relocatable) {
       readAddressesInData();
@@ -244,6 +248,31 @@ private:
       problem(".stack_sizes: " + toString(C.takeError()));
   }
 
+  static bool isStartupTable(StringRef Name) {
+    return Name == ".init_array" || Name == ".fini_array" ||
+           Name == ".preinit_array" || Name == ".ctors" || Name == ".dtors";
+  }
+
+  /// A table of constructors or destructors: its words (a static image),
+  /// and the relative relocations into it (a PIE's words are zero).
+  void readStartup(const SectionRef &S, StringRef Name) {
+    StartupTables.push_back({S.getAddress(), S.getSize(), Name.str()});
+    StringRef Data = contents(S);
+    DataExtractor DE(Data, Obj.isLittleEndian(), Img.AddressSize);
+    for (uint64_t Off = 0; Off + Img.AddressSize <= Data.size();
+         Off += Img.AddressSize) {
+      uint64_t O = Off;
+      noteStartup(Name, DE.getAddress(&O));
+    }
+  }
+
+  void noteStartup(StringRef Table, uint64_t Value) {
+    uint64_t Addr = Img.normalize(Value);
+    if (Addr && Img.FunctionNames.count(Addr) &&
+        !is_contained(Img.Startup, std::make_pair(Table.str(), Addr)))
+      Img.Startup.push_back({Table.str(), Addr});
+  }
+
   void readVectors(const SectionRef &S) {
     StringRef Data = contents(S);
     DataExtractor DE(Data, Obj.isLittleEndian(), Img.AddressSize);
@@ -283,9 +312,12 @@ private:
         ELFRelocationRef ER(R);
         uint64_t Type = ER.getType();
         if (isRelativeRelocation(Img.EMachine, Type)) {
-          if (Expected<int64_t> Addend = ER.getAddend())
+          if (Expected<int64_t> Addend = ER.getAddend()) {
             Note(uint64_t(*Addend));
-          else
+            for (const auto &[Begin, Size, Table] : StartupTables)
+              if (R.getOffset() - Begin < Size)
+                noteStartup(Table, uint64_t(*Addend));
+          } else
             consumeError(Addend.takeError());
           continue;
         }
@@ -477,6 +509,8 @@ private:
 
   const ELFObjectFileBase &Obj;
   Image &Img;
+  /// Where the constructor and destructor tables are: address, size, name.
+  std::vector<std::tuple<uint64_t, uint64_t, std::string>> StartupTables;
 };
 
 } // namespace

@@ -98,6 +98,9 @@ struct Image {
   std::set<uint64_t> AddressesInData;
   /// Interrupt vector table (.isr_vector, .vectors, ...): index, function.
   std::vector<std::pair<unsigned, uint64_t>> Vectors;
+  /// Constructors and destructors: the section (.init_array, .fini_array,
+  /// .preinit_array, .ctors, .dtors) and the function of each entry.
+  std::vector<std::pair<std::string, uint64_t>> Startup;
   /// Pools by name: the size of buffer scopealloc_buffer_<name>, else the
   /// initial limit - base of __scopealloc_pool_<name>.
   std::map<std::string, PoolCapacity> Pools;

@@ -55,6 +55,9 @@ std::string causeText(const CallGraph &G, const Cause &C) {
            "=<bytes>)";
   case Cause::NoFrameSize:
     return "no machine frame size for " + Name(C.Node) + " (" + C.Detail + ")";
+  case Cause::Overflow:
+    return "worst case past 2^64 - 1 bytes in " + Name(C.Node) + ": " +
+           C.Detail;
   }
   return "";
 }
@@ -135,10 +138,10 @@ static json::Array chainJSON(const CallGraph &G, const ResourceBound &R) {
   json::Array A;
   for (const ChainStep &St : R.Chain) {
     json::Object O{{"function", stepName(G, St)},
-                   {"bytes", int64_t(St.Bytes)},
-                   {"frame", int64_t(St.Frame)}};
+                   {"bytes", uint64_t(St.Bytes)},
+                   {"frame", uint64_t(St.Frame)}};
     if (St.Repeat > 1)
-      O["repeat"] = int64_t(St.Repeat);
+      O["repeat"] = uint64_t(St.Repeat);
     if (!St.RepeatFrom.empty())
       O["repeat_from"] = St.RepeatFrom;
     if (St.Assumed) {
@@ -163,7 +166,7 @@ static json::Array chainJSON(const CallGraph &G, const ResourceBound &R) {
 
 static json::Object boundJSON(const CallGraph &G, const ResourceBound &R) {
   return json::Object{{"bounded", R.Bounded},
-                      {"bytes", int64_t(R.Bytes)},
+                      {"bytes", uint64_t(R.Bytes)},
                       {"chain", chainJSON(G, R)}};
 }
 

@@ -21,6 +21,15 @@ Error parseNumber(StringRef Text, uint64_t &Value, const Twine &Where) {
 }
 } // namespace
 
+Error checkDepth(StringRef Function, uint64_t Depth, const Twine &Where) {
+  // As in a policy file: a cycle holds at least one frame.
+  if (Depth == 0)
+    return createStringError(inconvertibleErrorCode(),
+                             Where + ": 'recursion' of '" + Function +
+                                 "' must be at least 1, found 0");
+  return Error::success();
+}
+
 /// Parses settings text (--config format); \p Name says where it came from
 /// in messages and in the "assumed" marks.
 static Error readSettingsText(StringRef Text, StringRef Name, bool Builtin,
@@ -121,6 +130,8 @@ static Error readSettingsText(StringRef Text, StringRef Name, bool Builtin,
       if (Error E = parseNumber(Words[2], N, Where))
         return E;
       if (Words[0] == "recursion") {
+        if (Error E = checkDepth(Words[1], N, Where))
+          return E;
         S.RecursionDepth[Words[1]] = N;
         S.RecursionFrom[Words[1]] = Where;
       } else {

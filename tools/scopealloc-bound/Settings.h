@@ -82,6 +82,10 @@ bool declaresBound(const Settings &S);
 /// Reads a config file into \p S (later settings override earlier ones).
 llvm::Error readConfig(llvm::StringRef Path, Settings &S);
 
+/// A recursion depth of 0 is an error (as in a policy file), at \p Where.
+llvm::Error checkDepth(llvm::StringRef Function, uint64_t Depth,
+                       const llvm::Twine &Where);
+
 /// "<function>=<number>", as --assume and --recursion-bound take it.
 llvm::Error parseAssignment(llvm::StringRef Text, llvm::StringRef Option,
                             llvm::StringMap<uint64_t> &Into);

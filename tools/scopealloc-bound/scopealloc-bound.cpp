@@ -176,6 +176,10 @@ int main(int Argc, char **Argv) {
   for (const std::string &R : RecursionBounds) {
     if (Error E = parseAssignment(R, "recursion-bound", S.RecursionDepth))
       return fail(toString(std::move(E)));
+    StringRef Function = StringRef(R).rsplit('=').first;
+    if (Error E = checkDepth(Function, S.RecursionDepth[Function],
+                             "--recursion-bound=" + R))
+      return fail(toString(std::move(E)));
     S.RecursionFrom[StringRef(R).rsplit('=').first] = "--recursion-bound";
   }
   for (const std::string &A : Assume) {

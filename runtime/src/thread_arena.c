@@ -307,7 +307,7 @@ static size_t sa_default_cap(void) {
 /* The per-thread cap of a new arena (its reservation): SCOPEALLOC_RESERVE
  * or the default, in whole pages. Returns 1 if the user chose it. */
 static int sa_reserve_size(size_t *out) {
-  const char *env = getenv("SCOPEALLOC_RESERVE");
+  const char *env = sa_getenv("SCOPEALLOC_RESERVE");
   if (!env || !*env) {
     *out = sa_default_cap();
     return 0;

@@ -344,6 +344,14 @@ SA_HIDDEN int sa_exact_stats(void);
 #if SCOPEALLOC_HOSTED
 /* ---- Layer 2: statistics (stats.c, loaded_pools.c) ---- */
 
+/* stats.c: every SCOPEALLOC_* variable is read through sa_getenv, which
+ * returns NULL in secure execution (AT_SECURE: setuid, setgid, file
+ * capabilities), so a less privileged user cannot steer the runtime of a
+ * privileged program. sa_env_flag reads a boolean: 1 for 1/true/yes, 0 for
+ * 0/false/no (any case), unset or empty; -1 for anything else. */
+SA_HIDDEN const char *sa_getenv(const char *name);
+SA_HIDDEN int sa_env_flag(const char *value);
+
 /* The default pool over the whole process, as its layer counts it. */
 typedef struct sa_process_totals {
   scopealloc_stats stats;

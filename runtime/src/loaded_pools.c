@@ -4,86 +4,80 @@
  * `scopealloc_pools` of the object that defines it; the static runtime walks
  * its own link unit's section between __start_/__stop_scopealloc_pools. The
  * shared runtime has no pools of its own: it walks every loaded object
- * (dl_iterate_phdr) and finds that section through the object file's
- * section headers, which need no exported symbol, so pools of programs and
- * of libraries with version scripts are all listed. Used for statistics
- * only (scopealloc_for_each_pool, SCOPEALLOC_STATS=1), never on a fast
- * path. */
+ * (dl_iterate_phdr) and finds that section through the ELF note the macro
+ * also emits ("ScopeAlloc", type 1: the section's bounds relative to the
+ * note's descriptor; scopealloc.h), which needs no exported symbol, so pools
+ * of programs and of libraries with version scripts are all listed. Only
+ * memory the loader mapped is read, never the object's file: a file replaced
+ * or truncated on disk since it was loaded must not steer the walk. Every
+ * address is checked to lie in one of the object's loaded segments. Used for
+ * statistics only (scopealloc_for_each_pool, SCOPEALLOC_STATS=1), never on a
+ * fast path. */
 #define _GNU_SOURCE 1
 #include "internal.h"
 
-#include <fcntl.h>
 #include <link.h>
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
-#include <unistd.h>
 
-#define SA_POOLS_SECTION "scopealloc_pools"
+#define SA_NOTE_NAME "ScopeAlloc"
+#define SA_NOTE_POOLS 1
 
-static int sa_read_at(int fd, void *buf, size_t size, off_t at) {
-  char *p = (char *)buf;
-  while (size) {
-    ssize_t n = pread(fd, p, size, at);
-    if (n <= 0)
-      return -1;
-    p += n;
-    size -= (size_t)n;
-    at += n;
+/* Whether [at, at + size) lies inside one loaded segment of the object. */
+static int sa_mapped(const struct dl_phdr_info *info, uintptr_t at,
+                     size_t size) {
+  for (size_t i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_LOAD)
+      continue;
+    uintptr_t from = (uintptr_t)info->dlpi_addr + ph->p_vaddr;
+    if (at >= from && size <= ph->p_memsz && at - from <= ph->p_memsz - size)
+      return 1;
   }
   return 0;
 }
 
-/* The load-time address and size of `scopealloc_pools` in the object file at
- * `path` (relative to its load bias), or 0 if it has none. */
-static int sa_find_pools_section(const char *path, ElfW(Addr) *addr,
-                                 size_t *size) {
-  int found = 0;
-  ElfW(Shdr) *sh = NULL;
-  char *names = NULL;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return 0;
-  ElfW(Ehdr) eh;
-  if (sa_read_at(fd, &eh, sizeof eh, 0) != 0 ||
-      memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
-      eh.e_shentsize != sizeof(ElfW(Shdr)) || eh.e_shoff == 0)
-    goto out;
-  size_t count = eh.e_shnum;
-  size_t strndx = eh.e_shstrndx;
-  ElfW(Shdr) first;
-  if (count == 0 || strndx == SHN_XINDEX) { /* extended numbering */
-    if (sa_read_at(fd, &first, sizeof first, (off_t)eh.e_shoff) != 0)
-      goto out;
-    if (count == 0)
-      count = first.sh_size;
-    if (strndx == SHN_XINDEX)
-      strndx = first.sh_link;
-  }
-  if (count == 0 || strndx >= count || count > (1u << 24))
-    goto out;
-  sh = malloc(count * sizeof *sh);
-  if (!sh || sa_read_at(fd, sh, count * sizeof *sh, (off_t)eh.e_shoff) != 0)
-    goto out;
-  size_t names_size = sh[strndx].sh_size;
-  names = malloc(names_size + 1);
-  if (!names ||
-      sa_read_at(fd, names, names_size, (off_t)sh[strndx].sh_offset) != 0)
-    goto out;
-  names[names_size] = 0;
-  for (size_t i = 0; i < count; i++)
-    if (sh[i].sh_name < names_size &&
-        strcmp(names + sh[i].sh_name, SA_POOLS_SECTION) == 0 &&
-        (sh[i].sh_flags & SHF_ALLOC) && sh[i].sh_type != SHT_NOBITS) {
-      *addr = sh[i].sh_addr;
-      *size = sh[i].sh_size;
-      found = 1;
-      break;
+/* The object's `scopealloc_pools` section from its first ScopeAlloc note,
+ * or 0 if it has none (or a malformed one). */
+static int sa_find_pools(const struct dl_phdr_info *info,
+                         scopealloc_pool *const **begin, size_t *count) {
+  for (size_t i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    uintptr_t at = (uintptr_t)info->dlpi_addr + ph->p_vaddr;
+    if (ph->p_type != PT_NOTE || !sa_mapped(info, at, ph->p_memsz))
+      continue;
+    /* Notes are padded to 8 bytes in an 8-aligned segment, else to 4. */
+    uintptr_t pad = ph->p_align == 8 ? 7 : 3;
+    uintptr_t end = at + ph->p_memsz;
+    while (end - at >= 3 * sizeof(uint32_t)) {
+      uint32_t nh[3]; /* name size, descriptor size, type */
+      memcpy(nh, (const void *)at, sizeof nh);
+      uintptr_t left = end - at - sizeof nh;
+      uintptr_t name_len = ((uintptr_t)nh[0] + pad) & ~pad;
+      uintptr_t desc_len = ((uintptr_t)nh[1] + pad) & ~pad;
+      if (name_len > left || desc_len > left - name_len)
+        break;
+      const char *name = (const char *)(at + sizeof nh);
+      uintptr_t desc = (uintptr_t)name + name_len;
+      if (nh[0] == sizeof SA_NOTE_NAME && nh[2] == SA_NOTE_POOLS &&
+          nh[1] == 2 * sizeof(int32_t) &&
+          memcmp(name, SA_NOTE_NAME, sizeof SA_NOTE_NAME) == 0) {
+        int32_t off[2];
+        memcpy(off, (const void *)desc, sizeof off);
+        uintptr_t from = desc + (uintptr_t)(intptr_t)off[0];
+        uintptr_t to = desc + (uintptr_t)(intptr_t)off[1];
+        size_t size = (size_t)(to - from);
+        if (to < from || size % sizeof(void *) != 0 ||
+            (size && !sa_mapped(info, from, size)))
+          return 0;
+        *begin = (scopealloc_pool *const *)from;
+        *count = size / sizeof(void *);
+        return 1;
+      }
+      at += sizeof nh + name_len + desc_len;
     }
-out:
-  free(names);
-  free(sh);
-  close(fd);
-  return found;
+  }
+  return 0;
 }
 
 typedef struct sa_pools_walk {
@@ -96,20 +90,12 @@ static int sa_walk_object(struct dl_phdr_info *info, size_t info_size,
                           void *data) {
   (void)info_size;
   sa_pools_walk *walk = (sa_pools_walk *)data;
-  const char *path = info->dlpi_name;
-  if (!path || !*path)
-    path = "/proc/self/exe"; /* the main program */
-  else if (!strchr(path, '/'))
-    return 0; /* the vDSO: no file */
-  ElfW(Addr) addr;
-  size_t size;
-  if (!sa_find_pools_section(path, &addr, &size))
+  scopealloc_pool *const *p;
+  size_t count;
+  if (!sa_find_pools(info, &p, &count))
     return 0;
-  scopealloc_pool *const *p =
-      (scopealloc_pool *const *)(info->dlpi_addr + addr);
-  scopealloc_pool *const *end = p + size / sizeof *p;
-  for (; p < end; p++)
-    if (*p) {
+  for (scopealloc_pool *const *end = p + count; p < end; p++)
+    if (*p && sa_mapped(info, (uintptr_t)*p, sizeof **p)) {
       if (walk->fn)
         walk->fn(*p, walk->ctx);
       walk->count++;

@@ -104,7 +104,7 @@ static void sa_identity_here(void) {}
 void sa_identity_check(const void *entry) {
   if (!dladdr1 || !dlsym)
     return;
-  const char *allow = getenv("SCOPEALLOC_ALLOW_PRIVATE_RUNTIME");
+  const char *allow = sa_getenv("SCOPEALLOC_ALLOW_PRIVATE_RUNTIME");
   if (allow && *allow && strcmp(allow, "0") != 0)
     return;
   struct link_map *own = sa_object_of((const void *)&sa_identity_here);

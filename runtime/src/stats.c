@@ -3,6 +3,7 @@
  * layer registers them, the table printer and SCOPEALLOC_STATS=1 at exit.
  * Every layer that serves requests references this file, so the table is
  * printed at exit whichever of them a static program links. */
+#define _GNU_SOURCE 1 /* secure_getenv */
 #include "internal.h"
 #include "msan_hooks.h"
 
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #endif
 
 /* Bounds of the linker section holding a pointer to every named pool of this
@@ -98,9 +100,40 @@ int scopealloc_for_each_pool(void (*fn)(const scopealloc_pool *pool, void *ctx),
 int sa_exact_state = -1;
 static void (*sa_default_pool_exact_on)(void);
 
+const char *sa_getenv(const char *name) {
+  /* secure_getenv: in a setuid/setgid or capability program (AT_SECURE)
+   * the environment belongs to a less privileged user; ignore it. */
+  return secure_getenv(name);
+}
+
+int sa_env_flag(const char *value) {
+  static const char *const off[] = {"0", "false", "no"};
+  static const char *const on[] = {"1", "true", "yes"};
+  if (!value || !*value)
+    return 0;
+  for (size_t i = 0; i < sizeof off / sizeof *off; i++) {
+    if (strcasecmp(value, off[i]) == 0)
+      return 0;
+    if (strcasecmp(value, on[i]) == 0)
+      return 1;
+  }
+  return -1;
+}
+
 static int sa_stats_env(void) {
-  const char *env = getenv("SCOPEALLOC_STATS");
-  return env && *env && strcmp(env, "0") != 0;
+  const char *env = sa_getenv("SCOPEALLOC_STATS");
+  int flag = sa_env_flag(env);
+  if (flag < 0) {
+    /* Read by the constructor and by the first exact-stats query: say it once. */
+    static int warned;
+    if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+      fprintf(stderr,
+              "scopealloc: ignoring SCOPEALLOC_STATS='%s': expected 0, 1, "
+              "false, true, no or yes; statistics stay off\n",
+              env);
+    flag = 0;
+  }
+  return flag;
 }
 #else
 int sa_exact_state = 0;

@@ -71,14 +71,24 @@ static size_t sa_round_up(size_t n, size_t to) {
  * (pool->cur still NULL) and create a second one, listing the thread twice
  * (a cycle in sa_live that hung the next thread exit), or allocate from an
  * arena already unmapped. Signals sent meanwhile wait until the arena is
- * whole. Two system calls, once per thread. */
-static void sa_block_signals(sigset_t *old) {
+ * whole. Cancellation is disabled too: glibc never blocks SIGCANCEL, so an
+ * asynchronous cancel (PTHREAD_CANCEL_ASYNCHRONOUS) would unwind out of the
+ * middle, leaking a reservation that no destructor knows of, or leaving
+ * sa_lock held; a cancel sent meanwhile is acted on when the section ends.
+ * Four system calls at most, once per thread. */
+typedef struct sa_critical {
+  sigset_t signals;
+  int cancel;
+} sa_critical;
+static void sa_critical_enter(sa_critical *old) {
+  pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old->cancel);
   sigset_t all;
   sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, old);
+  pthread_sigmask(SIG_SETMASK, &all, &old->signals);
 }
-static void sa_restore_signals(const sigset_t *old) {
-  pthread_sigmask(SIG_SETMASK, old, NULL);
+static void sa_critical_leave(const sa_critical *old) {
+  pthread_sigmask(SIG_SETMASK, &old->signals, NULL);
+  pthread_setcancelstate(old->cancel, NULL); /* a pending cancel acts here */
 }
 
 /* Thread exit runs the pthread-key destructors in up to
@@ -151,8 +161,8 @@ static sa_zombie *sa_zombie_new(scopealloc_pool *pool) {
 /* Thread exit: fold the statistics into the process totals, then unmap. */
 static void sa_thread_arena_destroy(void *arg) {
   scopealloc_pool *pool = (scopealloc_pool *)arg;
-  sigset_t old;
-  sa_block_signals(&old);
+  sa_critical old;
+  sa_critical_enter(&old);
   const sa_fiber_hooks *fiber = SA_LOAD(&sa_fiber);
   if (fiber) /* a fiber arena switched in is not ours to unmap */
     fiber->thread_exit();
@@ -189,7 +199,7 @@ static void sa_thread_arena_destroy(void *arg) {
   sa_arena_unmap(pool);
   /* A later pthread-key destructor may still use the pool: start afresh. */
   memset(pool, 0, sizeof *pool);
-  sa_restore_signals(&old);
+  sa_critical_leave(&old);
 }
 
 /* fork: sa_lock is held across it, so the child finds the list whole. Only
@@ -307,7 +317,7 @@ static size_t sa_default_cap(void) {
 /* The per-thread cap of a new arena (its reservation): SCOPEALLOC_RESERVE
  * or the default, in whole pages. Returns 1 if the user chose it. */
 static int sa_reserve_size(size_t *out) {
-  const char *env = getenv("SCOPEALLOC_RESERVE");
+  const char *env = sa_getenv("SCOPEALLOC_RESERVE");
   if (!env || !*env) {
     *out = sa_default_cap();
     return 0;
@@ -388,11 +398,11 @@ void sa_arena_unmap(scopealloc_pool *pool) {
 static SA_COLD void sa_thread_arena_create(size_t size, size_t align,
                                            const void *caller) {
   scopealloc_pool *pool = &__scopealloc_tls_pool;
-  sigset_t old;
-  sa_block_signals(&old);
+  sa_critical old;
+  sa_critical_enter(&old);
   /* A handler may have made it between the caller's check and here. */
   if (pool->cur) {
-    sa_restore_signals(&old);
+    sa_critical_leave(&old);
     return;
   }
   pthread_once(&sa_once, sa_init_once);
@@ -403,7 +413,7 @@ static SA_COLD void sa_thread_arena_create(size_t size, size_t align,
      * size the user asked for is kept or refused. */
     if (chosen || reserve <= SA_COMMIT_STEP) {
       /* The handler may longjmp: leave the thread's mask as it found it. */
-      sa_restore_signals(&old);
+      sa_critical_leave(&old);
       sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_NO_MEMORY, size, align, 0,
               caller);
     }
@@ -430,7 +440,7 @@ static SA_COLD void sa_thread_arena_create(size_t size, size_t align,
   pthread_mutex_unlock(&sa_lock);
   if (!SA_LOAD(&sa_unloaded))
     pthread_setspecific(sa_key, pool);
-  sa_restore_signals(&old);
+  sa_critical_leave(&old);
 }
 
 /* The entry points pass their return address down: a failure report names
@@ -493,12 +503,11 @@ static inline void sa_bound_follow(scopealloc_pool *pool, const char *from) {
 /* Exact counts were turned on: every thread's next frame takes the slow
  * path. Fiber arenas parked now get their bound when switched in. */
 static void sa_exact_on(void) {
-  pthread_once(&sa_atfork_once, sa_register_atfork);
-  pthread_mutex_lock(&sa_lock);
+  sa_threads_lock();
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   for (scopealloc_pool *p = sa_live; p; p = p->next_thread_pool)
     SA_STORE_RELAXED(&p->bound, NULL);
-  pthread_mutex_unlock(&sa_lock);
+  sa_threads_unlock();
 }
 
 /* Cold: no arena yet, exact counts on, or [cur, limit) too small: commit
@@ -628,9 +637,7 @@ void scopealloc_thread_stats(scopealloc_stats *out) {
  * each value is whole, and the totals are exact once those threads are idle
  * or gone. */
 void sa_process_totals_get(sa_process_totals *out) {
-  /* sa_lock is only safe to take once the fork handlers are registered. */
-  pthread_once(&sa_atfork_once, sa_register_atfork);
-  pthread_mutex_lock(&sa_lock);
+  sa_threads_lock();
   sa_zombies_reap();
   scopealloc_stats *s = &out->stats;
   s->name = SA_POOL_NAME;
@@ -653,11 +660,24 @@ void sa_process_totals_get(sa_process_totals *out) {
   out->threads = sa_threads;
   out->live_threads = sa_live_threads;
   out->reservations = __atomic_load_n(&sa_reservations, __ATOMIC_RELAXED);
-  pthread_mutex_unlock(&sa_lock);
+  sa_threads_unlock();
 }
 
+/* sa_lock outside arena creation and teardown (statistics, exact counts,
+ * fiber switches): with cancellation disabled, so that an asynchronous
+ * cancel cannot end the thread while it holds the lock. The lock is not
+ * recursive, so one saved state per thread is enough. sa_lock is only safe
+ * to take once the fork handlers are registered. */
+static __thread int sa_lock_cancel;
 void sa_threads_lock(void) {
+  int cancel;
+  pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
   pthread_once(&sa_atfork_once, sa_register_atfork);
   pthread_mutex_lock(&sa_lock);
+  sa_lock_cancel = cancel;
 }
-void sa_threads_unlock(void) { pthread_mutex_unlock(&sa_lock); }
+void sa_threads_unlock(void) {
+  int cancel = sa_lock_cancel;
+  pthread_mutex_unlock(&sa_lock);
+  pthread_setcancelstate(cancel, NULL);
+}

@@ -277,4 +277,37 @@ TEST(Stats, SilentWithoutScopeallocStats) {
   }
 }
 
+// SCOPEALLOC_STATS is a boolean: 1/true/yes turn the table on, 0/false/no
+// (any case) keep it off, anything else is said once and means off.
+TEST(Stats, ScopeallocStatsSpellings) {
+  for (const char *on : {"1", "true", "TRUE", "yes", "Yes"}) {
+    std::string err;
+    int status = RunHelper({std::string("SCOPEALLOC_STATS=") + on}, &err);
+    ASSERT_TRUE(WIFEXITED(status)) << on;
+    EXPECT_EQ(WEXITSTATUS(status), 0) << on;
+    EXPECT_NE(err.find("scopealloc statistics (bytes):"), std::string::npos)
+        << on << ": " << err;
+  }
+  for (const char *off : {"0", "false", "False", "no", "NO"}) {
+    std::string err;
+    int status = RunHelper({std::string("SCOPEALLOC_STATS=") + off}, &err);
+    ASSERT_TRUE(WIFEXITED(status)) << off;
+    EXPECT_EQ(WEXITSTATUS(status), 0) << off;
+    EXPECT_EQ(err, "") << off;
+  }
+  for (const char *bad : {"2", "on", "truex", " 1"}) {
+    std::string err;
+    int status = RunHelper({std::string("SCOPEALLOC_STATS=") + bad}, &err);
+    ASSERT_TRUE(WIFEXITED(status)) << bad;
+    EXPECT_EQ(WEXITSTATUS(status), 0) << bad;
+    std::string warning =
+        std::string("scopealloc: ignoring SCOPEALLOC_STATS='") + bad + "'";
+    EXPECT_EQ(err.find("scopealloc statistics"), std::string::npos) << err;
+    size_t at = err.find(warning);
+    EXPECT_NE(at, std::string::npos) << bad << ": " << err;
+    EXPECT_EQ(err.find(warning, at + 1), std::string::npos)
+        << "warned twice: " << err;
+  }
+}
+
 } // namespace

@@ -119,8 +119,32 @@ extern "C" {
       #NAME,                     (char *)(uintptr_t)(PARTITION),               \
       0,                         0,                                            \
       (OWNER),                   0};                                           \
+  SCOPEALLOC_POOLS_NOTE_                                                       \
   __attribute__((used, section("scopealloc_pools"))) static scopealloc_pool    \
       *const scopealloc_pool_entry_##NAME = &__scopealloc_pool_##NAME
+
+/* The shared runtime lists the pools of every loaded object from memory the
+ * loader mapped, never from the file (which may have been replaced since):
+ * an ELF note (PT_NOTE), one per object (a COMDAT group), holds the bounds of
+ * the object's `scopealloc_pools` section relative to the note's descriptor
+ * (PC-relative, so no dynamic relocation in a read-only section). Read by
+ * runtime/src/loaded_pools.c. */
+#if defined(__ELF__) && (!defined(__STDC_HOSTED__) || __STDC_HOSTED__)
+#define SCOPEALLOC_POOLS_NOTE_                                                 \
+  __asm__(".pushsection .note.scopealloc,\"aG\",%note,"                        \
+          "scopealloc_pools_note,comdat\n"                                     \
+          ".balign 4\n"                                                        \
+          ".long 11, 8, 1\n" /* name size, descriptor size, type */            \
+          ".asciz \"ScopeAlloc\"\n"                                            \
+          ".balign 4\n"                                                        \
+          ".hidden __start_scopealloc_pools\n"                                 \
+          ".hidden __stop_scopealloc_pools\n"                                  \
+          "0: .long __start_scopealloc_pools - 0b\n"                           \
+          ".long __stop_scopealloc_pools - 0b\n"                               \
+          ".popsection");
+#else
+#define SCOPEALLOC_POOLS_NOTE_
+#endif
 
 /* Makes `pool` shared, cut into partitions of `partition_bytes` (rounded up
  * to a multiple of SCOPEALLOC_POOL_ALIGN), or plain again with 0. Call it

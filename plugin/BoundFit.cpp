@@ -301,7 +301,13 @@ private:
   FitNode &callee(StringRef Name, const FitNode &Caller) {
     FitNode &Callee = node(Name.str());
     if (!Callee.F && !Callee.Assumed && Callee.Causes.empty()) {
-      if (auto A = S.Assumed.find(Name); A != S.Assumed.end())
+      // The table's sizes of the runtime's API are the hosted runtime's; a
+      // freestanding runtime carries facts, which the link's check counts.
+      bool FreestandingRuntime =
+          Name.starts_with("scopealloc_") &&
+          Triple(M.getTargetTriple()).getOS() == Triple::UnknownOS;
+      if (auto A = S.Assumed.find(Name);
+          A != S.Assumed.end() && !FreestandingRuntime)
         Callee.Assumed = A->second;
       else
         Callee.OutsideBitcode = true;

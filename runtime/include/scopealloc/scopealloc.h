@@ -209,6 +209,14 @@ typedef struct scopealloc_failure {
   "arena destroyed while a thread has it switched in"
 #define SCOPEALLOC_REASON_ARENA_NOT_EMPTY                                      \
   "arena destroyed while it holds allocations"
+/* A release to a mark above the pool's top: its frame was released already
+ * (LIFO order broken), or it belongs to another fiber or context that
+ * shares the arena. Reported by the calls, not by the inline fast path. */
+#define SCOPEALLOC_REASON_RELEASE_ABOVE_TOP "release of a mark above the top"
+/* scopealloc_arena_destroy, _switch or _stats on an arena already
+ * destroyed (or on something that never was an arena). */
+#define SCOPEALLOC_REASON_ARENA_DESTROYED                                      \
+  "arena used after it was destroyed"
 
 /* Called when a request cannot be served. The default prints the failure to
  * stderr, with the caller's function when the dynamic symbol table names it

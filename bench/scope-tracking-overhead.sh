@@ -18,8 +18,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 "$bin/clang++" -std=c++17 -O0 -Xclang -disable-O0-optnone -S -emit-llvm \
-  -I "$root/plugin" -I "$root/runtime/include" -I /usr/lib/llvm-19/include \
-  -fno-exceptions -fno-rtti -o "$work/real.ll" "$root/plugin/PolicyFile.cpp"
+  -I "$root/analysis" -I "$root/runtime/include" -I /usr/lib/llvm-19/include \
+  -fno-exceptions -fno-rtti -o "$work/real.ll" "$root/analysis/PolicyFile.cpp"
 python3 - "$work/scoped.ll" <<'PY'
 import sys
 out = open(sys.argv[1], "w")

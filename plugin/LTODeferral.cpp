@@ -63,24 +63,20 @@ static std::string absolutePath(StringRef Path) {
   return Abs.str().str();
 }
 
-/// Options the link step receives through the module (above); lld cannot
-/// parse a plugin's -mllvm options, so any other one given to a compile
-/// step is lost there.
-static constexpr StringRef RecordedOptions[] = {
-    "scope-alloc-policy",
-    "scope-alloc-target",
-    "scope-alloc-max-stack-alloca",
-    "scope-alloc-frame-budget",
-    "scope-alloc-dynamic",
-    "scope-alloc-pool",
-    "scope-alloc-address-space-scopes",
-    "scope-alloc-report",
-    "scope-alloc-facts"};
+/// Whether option \p Name reaches the link step through the module
+/// (above): the settings' options (as pass parameters) and the report and
+/// facts options. lld cannot parse a plugin's -mllvm options, so any other
+/// one given to a compile step is lost there.
+static bool recordedForLink(StringRef Name) {
+  const SettingInfo *S = findSetting(layer::Option, Name);
+  return (S && S->in(layer::Parameter)) || Name == "scope-alloc-report" ||
+         Name == "scope-alloc-facts";
+}
 
 static void warnAboutLostOptions(const Module &M) {
   for (const auto &[Name, Option] : cl::getRegisteredOptions())
     if (Name.starts_with("scope-alloc-") && Option->getNumOccurrences() &&
-        !is_contained(RecordedOptions, Name))
+        !recordedForLink(Name))
       M.getContext().diagnose(ScopeAllocDiagnostic(
           DS_Warning, nullptr, nullptr,
           "-" + Name +

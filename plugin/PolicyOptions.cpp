@@ -1,115 +1,106 @@
 //===- PolicyOptions.cpp - Policy settings given to the pass itself -------===//
 #include "PolicyOptions.h"
-#include "Scope.h"
+#include "OptionCategory.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
+#include <deque>
+#include <memory>
 
 #define DEBUG_TYPE "scope-alloc-options"
 
 using namespace llvm;
 
-static cl::opt<std::string>
-    PolicyFileOpt("scope-alloc-policy",
-                  cl::desc("Policy file (YAML or JSON) with named targets"),
-                  cl::value_desc("file"));
-static cl::opt<std::string> TargetOpt(
-    "scope-alloc-target",
-    cl::desc("Target tag: a target of the policy file or a built-in tag"),
-    cl::value_desc("tag"));
-static cl::opt<uint64_t> MaxStackAllocaOpt(
-    "scope-alloc-max-stack-alloca",
-    cl::desc("Largest allocation (bytes) that may stay on the stack; "
-             "overrides the target default (0 = none)"),
-    cl::value_desc("bytes"));
-static cl::opt<uint64_t> FrameBudgetOpt(
-    "scope-alloc-frame-budget",
-    cl::desc("Most bytes of allocations a frame may keep on the stack"),
-    cl::value_desc("bytes"));
-static cl::opt<std::string>
-    DynamicOpt("scope-alloc-dynamic",
-               cl::desc("Dynamically sized allocations: keep, demote or "
-                        "reject"),
-               cl::value_desc("rule"));
-static cl::opt<std::string>
-    PoolOpt("scope-alloc-pool",
-            cl::desc("Pool for demoted allocations without a scope "
-                     "(default: workspace)"),
-            cl::value_desc("pool"));
-
-static cl::opt<std::string> AddressSpaceScopesOpt(
-    "scope-alloc-address-space-scopes",
-    cl::desc("Scopes of allocas in other address spaces, e.g. "
-             "5:global.npu_sram,6:local (the pools' memory is cast to them)"),
-    cl::value_desc("as:scope,..."));
-
 namespace scopealloc {
 
 namespace {
 
-struct SettingNames {
-  PolicySetting Setting;
-  StringRef Parameter;
-  StringRef Option;
+/// The -scope-alloc-<key> option of every setting that has one, made from
+/// the table when the plugin loads. Strings, so that each value goes
+/// through the setting's own parser and its message.
+struct SettingOptions {
+  /// The options keep their names as StringRefs: the names live here.
+  std::deque<std::string> Names;
+  std::vector<std::pair<PolicySetting, std::unique_ptr<cl::opt<std::string>>>>
+      Options;
+  SettingOptions() {
+    for (const SettingInfo &S : policySettings())
+      if (S.in(layer::Option))
+        Options.emplace_back(
+            S.Id, std::make_unique<cl::opt<std::string>>(
+                      StringRef(Names.emplace_back(S.option())),
+                      cl::desc(S.Help), cl::value_desc(S.valueName()),
+                      cl::cat(optionCategory())));
+  }
 };
 
-constexpr SettingNames Names[] = {
-    {PolicySetting::Limit, "limit", "-scope-alloc-max-stack-alloca"},
-    {PolicySetting::FrameBudget, "frame-budget", "-scope-alloc-frame-budget"},
-    {PolicySetting::Dynamic, "dynamic", "-scope-alloc-dynamic"},
-    {PolicySetting::Pool, "pool", "-scope-alloc-pool"},
-    {PolicySetting::Target, "target", "-scope-alloc-target"},
-    {PolicySetting::Policy, "policy", "-scope-alloc-policy"},
-    {PolicySetting::AddressSpaceScopes, "address-space-scopes",
-     "-scope-alloc-address-space-scopes"},
-};
-
-const SettingNames &names(PolicySetting S) {
-  return *find_if(Names, [&](const SettingNames &N) { return N.Setting == S; });
+SettingOptions &settingOptions() {
+  static SettingOptions O;
+  return O;
 }
+
+/// Registers the options when the plugin is loaded, before the command
+/// line is parsed.
+const SettingOptions &Registered = settingOptions();
 
 } // namespace
 
 bool PolicyOptions::empty() const {
-  return !PolicyPath && !Target && !Fields.MaxStackAlloca &&
-         !Fields.FrameBudget && !Fields.Dynamic && !Fields.Pool &&
-         !Fields.AddressSpaceScopes;
+  return !PolicyPath && !Target && Fields.empty();
 }
 
 std::string PolicyOptions::settingName(PolicySetting S) const {
+  const SettingInfo &I = settingInfo(S);
   if (Origin == CommandLine)
-    return names(S).Option.str();
-  return ("pass parameter '" + names(S).Parameter + "'").str();
+    return "-" + I.option();
+  return ("pass parameter '" + I.ParameterName + "'").str();
 }
 
 std::string PolicyOptions::limitSource() const {
-  return settingName(PolicySetting::Limit);
+  return settingName(PolicySetting::MaxStackAlloca);
 }
 
 std::string PolicyOptions::fieldsSource() const {
   return Origin == CommandLine ? "command line" : "pass parameters";
 }
 
+std::optional<std::string> *PolicyOptions::selector(PolicySetting S) {
+  return S == PolicySetting::Target   ? &Target
+         : S == PolicySetting::Policy ? &PolicyPath
+                                      : nullptr;
+}
+
 void PolicyOptions::printParameters(raw_ostream &OS) const {
   ListSeparator LS(";");
-  if (Fields.MaxStackAlloca)
-    OS << LS << "limit=" << *Fields.MaxStackAlloca;
-  if (Fields.FrameBudget)
-    OS << LS << "frame-budget=" << *Fields.FrameBudget;
-  if (Fields.Dynamic)
-    OS << LS << "dynamic=" << spell(*Fields.Dynamic);
-  if (Fields.Pool)
-    OS << LS << "pool=" << *Fields.Pool;
-  if (Fields.AddressSpaceScopes)
-    OS << LS << "address-space-scopes="
-       << printAddressSpaceScopes(*Fields.AddressSpaceScopes);
-  if (Target)
-    OS << LS << "target=" << *Target;
-  if (PolicyPath)
-    OS << LS << "policy=" << *PolicyPath;
+  for (const SettingInfo &S : policySettings()) {
+    if (!S.in(layer::Parameter))
+      continue;
+    if (S.Kind == SettingInfo::Field && Fields.has(S.Id)) {
+      OS << LS << S.ParameterName << '=';
+      Fields.print(OS, S.Id);
+    } else if (const std::optional<std::string> *V =
+                   const_cast<PolicyOptions *>(this)->selector(S.Id);
+               V && *V) {
+      OS << LS << S.ParameterName << '=' << **V;
+    }
+  }
+}
+
+Error PolicyOptions::set(PolicySetting S, StringRef Value) {
+  if (settingInfo(S).Kind == SettingInfo::Field)
+    return Fields.set(S, Value);
+  if (Value.empty()) {
+    // An empty -scope-alloc-policy= names no file (build systems pass one
+    // when no policy is configured); a pass parameter needs a value.
+    if (Origin == CommandLine && S == PolicySetting::Policy)
+      return Error::success();
+    return createStringError("needs a value");
+  }
+  *selector(S) = Value.str();
+  return Error::success();
 }
 
 void printPassWithParameters(raw_ostream &OS, StringRef PassName,
@@ -122,55 +113,16 @@ void printPassWithParameters(raw_ostream &OS, StringRef PassName,
   OS << '>';
 }
 
-Expected<uint64_t> parseByteCount(StringRef Text) {
-  uint64_t V;
-  switch (readByteCount(Text, V)) {
-  case ByteCountRead::OK:
-    return V;
-  case ByteCountRead::Negative:
-    return createStringError("must not be negative, found \"" + Text + "\"");
-  case ByteCountRead::NotANumber:
-    return createStringError("must be a byte count, found \"" + Text + "\"");
-  case ByteCountRead::TooLarge:
-    return createStringError("must be a byte count, found \"" + Text +
-                             "\", more than the largest, 18446744073709551615");
-  }
-  llvm_unreachable("all ByteCountRead values handled");
-}
-
 PolicyOptions commandLineOptions() {
   PolicyOptions O;
   O.Origin = PolicyOptions::CommandLine;
-  auto Fail = [&](PolicySetting S, Error E) {
-    std::string Msg = O.settingName(S) + " " + toString(std::move(E));
-    if (O.Error.empty()) // the first problem; the others may follow from it
-      O.Error = Msg;
-  };
-  if (!PolicyFileOpt.empty())
-    O.PolicyPath = PolicyFileOpt;
-  if (TargetOpt.getNumOccurrences())
-    O.Target = TargetOpt;
-  if (MaxStackAllocaOpt.getNumOccurrences())
-    O.Fields.MaxStackAlloca = MaxStackAllocaOpt;
-  if (FrameBudgetOpt.getNumOccurrences())
-    O.Fields.FrameBudget = FrameBudgetOpt;
-  if (DynamicOpt.getNumOccurrences()) {
-    if (Expected<DynamicRule> R = parseDynamicRule(DynamicOpt))
-      O.Fields.Dynamic = *R;
-    else
-      Fail(PolicySetting::Dynamic, R.takeError());
-  }
-  if (PoolOpt.getNumOccurrences()) {
-    if (Expected<std::string> Pool = parsePoolSetting(PoolOpt))
-      O.Fields.Pool = *Pool;
-    else
-      Fail(PolicySetting::Pool, Pool.takeError());
-  }
-  if (AddressSpaceScopesOpt.getNumOccurrences()) {
-    if (auto Map = parseAddressSpaceScopes(AddressSpaceScopesOpt))
-      O.Fields.AddressSpaceScopes = std::move(*Map);
-    else
-      Fail(PolicySetting::AddressSpaceScopes, Map.takeError());
+  for (const auto &[S, Opt] : settingOptions().Options) {
+    if (!Opt->getNumOccurrences())
+      continue;
+    Error E = O.set(S, *Opt);
+    if (E && O.Error.empty()) // the first problem; the others may follow
+      O.Error = O.settingName(S) + " " + toString(std::move(E));
+    consumeError(std::move(E));
   }
   return O;
 }
@@ -187,69 +139,28 @@ Expected<PolicyOptions> parsePolicyParameters(StringRef Params,
       return createStringError("invalid parameter '" + Param + "' of pass " +
                                PassName + ": " + Why);
     };
+    std::vector<StringRef> Known = settingKeys(layer::Parameter);
     if (!Param.contains('='))
-      return Invalid("expected <name>=<value> (limit, frame-budget, dynamic, "
-                     "pool, target, policy or address-space-scopes)");
+      return Invalid("expected <name>=<value> (" + listSettingKeys(Known) +
+                     ")");
     StringRef Key, Value;
     std::tie(Key, Value) = Param.split('=');
-    if (Key == "max-stack-alloca")
-      Key = "limit";
-    auto *It = find_if(
-        Names, [&](const SettingNames &N) { return N.Parameter == Key; });
-    if (It == std::end(Names)) {
-      SmallVector<StringRef, 8> Known{"max-stack-alloca"};
-      for (const SettingNames &N : Names)
-        Known.push_back(N.Parameter);
-      return Invalid("unknown parameter '" + Key +
-                     "' (expected limit, frame-budget, dynamic, pool, target, "
-                     "policy or address-space-scopes)" +
-                     didYouMean(Key, Known));
+    const SettingInfo *S = findSetting(layer::Parameter, Key);
+    if (!S) {
+      std::vector<StringRef> Spellings = Known;
+      for (const SettingInfo &I : policySettings())
+        if (I.in(layer::Parameter) && I.Key != I.ParameterName)
+          Spellings.push_back(I.Key); // max-stack-alloca for limit
+      return Invalid("unknown parameter '" + Key + "' (expected " +
+                     listSettingKeys(Known) + ")" +
+                     didYouMean(Key, Spellings));
     }
+    Key = S->ParameterName;
     if (is_contained(Given, Key))
       return Invalid("'" + Key + "' is given twice");
     Given.push_back(Key);
-    auto Bad = [&](Error E) {
+    if (Error E = O.set(S->Id, Value))
       return Invalid("'" + Key + "' " + toString(std::move(E)));
-    };
-    switch (It->Setting) {
-    case PolicySetting::Limit:
-    case PolicySetting::FrameBudget: {
-      Expected<uint64_t> Bytes = parseByteCount(Value);
-      if (!Bytes)
-        return Bad(Bytes.takeError());
-      (It->Setting == PolicySetting::Limit ? O.Fields.MaxStackAlloca
-                                           : O.Fields.FrameBudget) = *Bytes;
-      break;
-    }
-    case PolicySetting::Dynamic: {
-      Expected<DynamicRule> R = parseDynamicRule(Value);
-      if (!R)
-        return Bad(R.takeError());
-      O.Fields.Dynamic = *R;
-      break;
-    }
-    case PolicySetting::Pool: {
-      Expected<std::string> Pool = parsePoolSetting(Value);
-      if (!Pool)
-        return Bad(Pool.takeError());
-      O.Fields.Pool = *Pool;
-      break;
-    }
-    case PolicySetting::AddressSpaceScopes: {
-      auto Map = parseAddressSpaceScopes(Value);
-      if (!Map)
-        return Bad(Map.takeError());
-      O.Fields.AddressSpaceScopes = std::move(*Map);
-      break;
-    }
-    case PolicySetting::Target:
-    case PolicySetting::Policy:
-      if (Value.empty())
-        return Invalid("'" + Key + "' needs a value");
-      (It->Setting == PolicySetting::Target ? O.Target : O.PolicyPath) =
-          Value.str();
-      break;
-    }
   }
   LLVM_DEBUG({
     dbgs() << "parameters of " << PassName << ": ";

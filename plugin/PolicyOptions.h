@@ -1,5 +1,4 @@
-//===- PolicyOptions.h - Policy settings given to the pass itself -*- C++
-//-*-===//
+//===- PolicyOptions.h - Policy settings given to the pass -----*- C++ -*-===//
 //
 // The stack-policy settings that come with the pass rather than with the
 // module: the -scope-alloc-* command-line options, and the parameters of a
@@ -8,16 +7,9 @@
 //   opt -passes='scope-alloc<limit=0;frame-budget=4096;dynamic=reject>'
 //   opt -passes='scope-alloc-promote<limit=256>,scope-alloc<limit=256>'
 //
-//   parameter                   command-line option
-//   limit=<bytes>               -scope-alloc-max-stack-alloca
-//     (or max-stack-alloca=<bytes>)
-//   frame-budget=<bytes>        -scope-alloc-frame-budget
-//   dynamic=keep|demote|reject  -scope-alloc-dynamic
-//   pool=<pool>|workspace       -scope-alloc-pool
-//   target=<tag>                -scope-alloc-target
-//   policy=<file>               -scope-alloc-policy
-//   address-space-scopes=5:global.npu_sram,...
-//                               -scope-alloc-address-space-scopes
+// Every setting with the Option or Parameter layer in PolicySettings.def
+// has both spellings (docs/options.md lists them): the parameter (limit=,
+// frame-budget=, ...) and the option -scope-alloc-<key>.
 //
 // Pass parameters override the command-line options of the same setting;
 // StackPolicy.h lists where both stand among the policy's layers.
@@ -26,7 +18,7 @@
 #ifndef SCOPEALLOC_POLICYOPTIONS_H
 #define SCOPEALLOC_POLICYOPTIONS_H
 
-#include "PolicyFile.h"
+#include "PolicySettings.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -39,17 +31,6 @@ class raw_ostream;
 } // namespace llvm
 
 namespace scopealloc {
-
-/// The settings an option or a pass parameter can give.
-enum class PolicySetting {
-  Limit,
-  FrameBudget,
-  Dynamic,
-  Pool,
-  Target,
-  Policy,
-  AddressSpaceScopes
-};
 
 struct PolicyOptions {
   enum OriginTy { CommandLine, PassParameters };
@@ -66,6 +47,10 @@ struct PolicyOptions {
   std::string Error;
 
   bool empty() const;
+  /// Sets \p S from \p Value; the error says what is wrong with the value.
+  llvm::Error set(PolicySetting S, llvm::StringRef Value);
+  /// Target or PolicyPath for the selector \p S, else null.
+  std::optional<std::string> *selector(PolicySetting S);
   /// How messages name \p S: "-scope-alloc-frame-budget" or "pass parameter
   /// 'frame-budget'".
   std::string settingName(PolicySetting S) const;
@@ -89,11 +74,6 @@ PolicyOptions commandLineOptions();
 /// the pass.
 llvm::Expected<PolicyOptions> parsePolicyParameters(llvm::StringRef Params,
                                                     llvm::StringRef PassName);
-
-/// Parses a decimal byte count. The error says "must be a byte count,
-/// found \"<Text>\"" (or "must not be negative, ..."); the caller names the
-/// setting.
-llvm::Expected<uint64_t> parseByteCount(llvm::StringRef Text);
 
 } // namespace scopealloc
 

@@ -215,9 +215,11 @@ static void printPolicy(json::OStream &J, const StackPolicy &P) {
           P.FrameBudgetSource);
     Field("dynamic", spell(P.Dynamic), P.DynamicSource);
     Field("pool", poolName(P.Pool), P.PoolSource);
-    Field("stack_scope_over_budget",
-          P.StackScopeOverBudget == ConflictRule::Warn ? "warn" : "error",
+    Field("stack_scope_over_budget", spell(P.StackScopeOverBudget),
           P.StackScopeOverBudgetSource);
+    Field("address_space_scopes",
+          printAddressSpaceScopes(P.AddressSpaceScopes),
+          P.AddressSpaceScopesSource);
   });
 }
 

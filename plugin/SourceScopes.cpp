@@ -186,17 +186,10 @@ bool functionAnnotationToAttribute(Function &F, StringRef Text,
   };
   if (!Text.contains('='))
     return Bad("expected \"" + Name + "=<value>\"");
-  if (Name == MaxStackAllocaAttr || Name == FrameBudgetAttr) {
-    uint64_t Bytes;
-    if (readByteCount(Value, Bytes) != ByteCountRead::OK)
-      return Bad("the value must be a byte count (a decimal number), found \"" +
-                 Value + "\"");
-  } else if (Name == DynamicAttr) {
-    if (Expected<DynamicRule> R = parseDynamicRule(Value); !R)
-      return Bad("the value " + toString(R.takeError()));
-  } else if (Name == PoolAttr) {
-    if (Expected<std::string> Pool = parsePoolSetting(Value); !Pool)
-      return Bad("the value " + toString(Pool.takeError()));
+  if (const SettingInfo *S = findSetting(layer::FunctionAttribute, Name)) {
+    PolicyFields Check;
+    if (Error E = Check.set(S->Id, Value))
+      return Bad("the value " + toString(std::move(E)));
   } else if (Name == facts::EntryAttr) { // for scopealloc-bound
     if (Value != "1")
       return Bad("the value must be 1, found \"" + Value + "\"");
@@ -207,10 +200,15 @@ bool functionAnnotationToAttribute(Function &F, StringRef Text,
                  "decimal number), found \"" +
                  Value + "\"");
   } else {
+    std::vector<std::string> Names;
+    for (const SettingInfo &S : policySettings())
+      if (S.in(layer::FunctionAttribute))
+        Names.push_back(S.attribute());
+    Names.push_back(facts::EntryAttr);
+    Names.push_back(facts::RecursionBoundAttr);
+    std::vector<StringRef> Refs(Names.begin(), Names.end());
     return Bad(Twine("unknown setting '") + Name + "' (expected " +
-               MaxStackAllocaAttr + ", " + FrameBudgetAttr + ", " +
-               DynamicAttr + ", " + PoolAttr + ", " + facts::EntryAttr +
-               " or " + facts::RecursionBoundAttr + ")");
+               listSettingKeys(Refs) + ")");
   }
   auto [It, New] = Seen.try_emplace(Name, Value.str());
   if (!New && It->second != Value)

@@ -53,7 +53,8 @@ StackPolicy targetDefaultPolicy(const Triple &T, unsigned PointerBits) {
     P.MaxStackAlloca = Limit;
     P.Source = "target default for " + Name + " (" + Why + ")";
     P.FrameBudgetSource = P.DynamicSource = P.PoolSource =
-        P.StackScopeOverBudgetSource = "built-in default";
+        P.StackScopeOverBudgetSource = P.AddressSpaceScopesSource =
+            "built-in default";
     return P;
   };
   if (isGPU(T)) {
@@ -130,16 +131,12 @@ static AddressSpace addressSpace(const Module &M) {
 /// An error when a byte count of \p Layer cannot be met on \p A.
 static std::string checkFits(const PolicyFields &Layer, StringRef Source,
                              const AddressSpace &A) {
-  auto Check = [&](const std::optional<uint64_t> &V,
-                   StringRef Key) -> std::string {
-    if (!V || *V <= A.MaxBytes)
-      return "";
-    return (Key + " " + Twine(*V) + " (" + Source + ") is larger than " +
-            A.Description)
-        .str();
-  };
-  std::string E = Check(Layer.MaxStackAlloca, "max-stack-alloca");
-  return E.empty() ? Check(Layer.FrameBudget, "frame-budget") : E;
+  for (const SettingInfo &S : policySettings())
+    if (std::optional<uint64_t> V = Layer.bytes(S.Id); V && *V > A.MaxBytes)
+      return (S.Key + " " + Twine(*V) + " (" + Source + ") is larger than " +
+              A.Description)
+          .str();
+  return "";
 }
 
 namespace {
@@ -155,30 +152,17 @@ struct TextLayer {
     if (Error.empty()) // the first problem; the others would follow from it
       Error = Msg.str();
   }
-  void setBytes(StringRef What, uint64_t V, std::optional<uint64_t> &Out) {
-    if (V > Space.MaxBytes)
-      fail(What + " is " + Twine(V) + " bytes, larger than " +
+  /// Sets \p S from \p Text, which \p What names in messages.
+  void set(const std::string &What, PolicySetting S, StringRef Text) {
+    if (llvm::Error E = Fields.set(S, Text))
+      return fail(What + " " + toString(std::move(E)));
+    checkBytes(What, S);
+  }
+  /// A byte count that the address space cannot hold is an error.
+  void checkBytes(const std::string &What, PolicySetting S) {
+    if (std::optional<uint64_t> V = Fields.bytes(S); V && *V > Space.MaxBytes)
+      fail(What + " is " + Twine(*V) + " bytes, larger than " +
            Space.Description);
-    else
-      Out = V;
-  }
-  void bytes(StringRef What, StringRef Text, std::optional<uint64_t> &Out) {
-    if (Expected<uint64_t> V = parseByteCount(Text))
-      setBytes(What, *V, Out);
-    else
-      fail(What + " " + toString(V.takeError()));
-  }
-  void dynamic(StringRef What, StringRef Text) {
-    if (Expected<DynamicRule> R = parseDynamicRule(Text))
-      Fields.Dynamic = *R;
-    else
-      fail(What + " " + toString(R.takeError()));
-  }
-  void pool(StringRef What, StringRef Text) {
-    if (Expected<std::string> Pool = parsePoolSetting(Text))
-      Fields.Pool = *Pool;
-    else
-      fail(What + " " + toString(Pool.takeError()));
   }
 };
 
@@ -208,22 +192,30 @@ static std::optional<StringRef> stringFlag(const Module &M, StringRef Key,
   return std::nullopt;
 }
 
-static constexpr StringRef KnownModuleFlags[] = {
-    "scope-alloc.target", "scope-alloc.max-stack-alloca",
-    "scope-alloc.frame-budget", "scope-alloc.dynamic", "scope-alloc.pool"};
-
 static TextLayer moduleFlagLayer(const Module &M) {
   TextLayer L;
   L.Space = addressSpace(M);
-  auto Int = [&](StringRef Key, std::optional<uint64_t> &Out) {
+  for (const SettingInfo &S : policySettings()) {
+    if (!S.in(layer::ModuleFlag) || S.Kind != SettingInfo::Field)
+      continue;
+    std::string Key = S.moduleFlag();
     Metadata *MD = M.getModuleFlag(Key);
     if (!MD)
-      return;
-    std::string What = ("module flag \"" + Key + "\"").str();
+      continue;
+    std::string What = "module flag \"" + Key + "\"";
+    if (S.Value != SettingValue::Bytes) {
+      if (std::optional<StringRef> Text =
+              stringFlag(M, Key, S.valueWords(), L.Error))
+        L.set(What, S.Id, *Text);
+      continue;
+    }
+    // Byte counts are integers (clang's -mllvm-free way to write them).
     auto *CI = mdconst::dyn_extract_or_null<ConstantInt>(MD);
-    if (!CI)
-      return L.fail(What + " must be an integer byte count, found " +
-                    printMetadata(*MD, M));
+    if (!CI) {
+      L.fail(What + " must be an integer byte count, found " +
+             printMetadata(*MD, M));
+      continue;
+    }
     const APInt &V = CI->getValue();
     if (V.isNegative())
       L.fail(What + " must not be negative, found " +
@@ -232,16 +224,8 @@ static TextLayer moduleFlagLayer(const Module &M) {
       L.fail(What + " is " + toString(V, 10, /*Signed=*/false) +
              ", more than the largest byte count, 18446744073709551615");
     else
-      L.setBytes(What, V.getZExtValue(), Out);
-  };
-  Int("scope-alloc.max-stack-alloca", L.Fields.MaxStackAlloca);
-  Int("scope-alloc.frame-budget", L.Fields.FrameBudget);
-  if (std::optional<StringRef> S = stringFlag(
-          M, "scope-alloc.dynamic", "keep, demote or reject", L.Error))
-    L.dynamic("module flag \"scope-alloc.dynamic\"", *S);
-  if (std::optional<StringRef> S =
-          stringFlag(M, "scope-alloc.pool", "a pool name", L.Error))
-    L.pool("module flag \"scope-alloc.pool\"", *S);
+      L.set(What, S.Id, std::to_string(V.getZExtValue()));
+  }
   return L;
 }
 
@@ -251,11 +235,16 @@ static std::vector<std::string> unknownModuleFlags(const Module &M) {
   std::vector<std::string> Warnings;
   SmallVector<Module::ModuleFlagEntry, 8> Flags;
   M.getModuleFlagsMetadata(Flags);
+  std::vector<std::string> Names;
+  for (const SettingInfo &S : policySettings())
+    if (S.in(layer::ModuleFlag))
+      Names.push_back(S.moduleFlag());
+  std::vector<StringRef> Known(Names.begin(), Names.end());
   for (const Module::ModuleFlagEntry &E : Flags) {
     StringRef Key = E.Key->getString();
-    if (Key.starts_with("scope-alloc.") && !is_contained(KnownModuleFlags, Key))
+    if (Key.starts_with("scope-alloc.") && !findSetting(layer::ModuleFlag, Key))
       Warnings.push_back(("unknown module flag \"" + Key + "\" is ignored" +
-                          didYouMean(Key, KnownModuleFlags))
+                          didYouMean(Key, Known))
                              .str());
   }
   return Warnings;
@@ -266,13 +255,9 @@ static std::vector<std::string> unknownModuleFlags(const Module &M) {
 static std::string checkOptions(const PolicyOptions &O, const AddressSpace &A) {
   TextLayer L;
   L.Space = A;
-  std::optional<uint64_t> Checked;
-  if (O.Fields.MaxStackAlloca)
-    L.setBytes(O.settingName(PolicySetting::Limit), *O.Fields.MaxStackAlloca,
-               Checked);
-  if (O.Fields.FrameBudget)
-    L.setBytes(O.settingName(PolicySetting::FrameBudget), *O.Fields.FrameBudget,
-               Checked);
+  L.Fields = O.Fields;
+  for (const SettingInfo &S : policySettings())
+    L.checkBytes(O.settingName(S.Id), S.Id);
   L.fail(O.Error);
   return L.Error;
 }
@@ -290,23 +275,14 @@ static void applyOptions(StackPolicy &P, const PolicyOptions &O) {
 static TextLayer functionAttributeLayer(const Function &F) {
   TextLayer L;
   L.Space = addressSpace(*F.getParent());
-  auto Attr = [&](const char *Name) -> std::optional<StringRef> {
-    Attribute A = F.getFnAttribute(Name);
-    if (!A.isValid())
-      return std::nullopt;
-    return A.isStringAttribute() ? A.getValueAsString() : StringRef();
-  };
-  auto What = [](const char *Name) {
-    return (Twine("function attribute \"") + Name + "\"").str();
-  };
-  if (auto V = Attr(MaxStackAllocaAttr))
-    L.bytes(What(MaxStackAllocaAttr), *V, L.Fields.MaxStackAlloca);
-  if (auto V = Attr(FrameBudgetAttr))
-    L.bytes(What(FrameBudgetAttr), *V, L.Fields.FrameBudget);
-  if (auto V = Attr(DynamicAttr))
-    L.dynamic(What(DynamicAttr), *V);
-  if (auto V = Attr(PoolAttr))
-    L.pool(What(PoolAttr), *V);
+  for (const SettingInfo &S : policySettings()) {
+    if (!S.in(layer::FunctionAttribute))
+      continue;
+    Attribute A = F.getFnAttribute(S.attribute());
+    if (A.isValid())
+      L.set("function attribute \"" + S.attribute() + "\"", S.Id,
+            A.isStringAttribute() ? A.getValueAsString() : StringRef());
+  }
   return L;
 }
 
@@ -480,7 +456,8 @@ std::optional<StackPolicy> policyForFunction(const ModulePolicy &MP,
   }
   if (Attrs.Fields.MaxStackAlloca) {
     P.MaxStackAlloca = *Attrs.Fields.MaxStackAlloca;
-    P.Source = std::string("function attribute \"") + MaxStackAllocaAttr + "\"";
+    P.Source = "function attribute \"" +
+               settingInfo(PolicySetting::MaxStackAlloca).attribute() + "\"";
     Attrs.Fields.MaxStackAlloca.reset();
   }
   apply(P, Attrs.Fields, "function attributes");

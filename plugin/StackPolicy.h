@@ -46,13 +46,6 @@ class Triple;
 
 namespace scopealloc {
 
-/// String function attribute that overrides the limit for one function.
-inline constexpr const char *MaxStackAllocaAttr =
-    "scope-alloc-max-stack-alloca";
-inline constexpr const char *FrameBudgetAttr = "scope-alloc-frame-budget";
-inline constexpr const char *DynamicAttr = "scope-alloc-dynamic";
-inline constexpr const char *PoolAttr = "scope-alloc-pool";
-
 struct StackPolicy {
   /// False for targets the pass leaves alone (GPUs: no workspace runtime).
   bool Enabled = true;

@@ -17,6 +17,8 @@
 #ifndef SCOPEALLOC_WORKSPACEALLOCATORS_H
 #define SCOPEALLOC_WORKSPACEALLOCATORS_H
 
+#include "AllocatorSpec.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
@@ -24,24 +26,6 @@
 #include <string>
 
 namespace scopealloc {
-
-struct AllocatorSpec {
-  std::string Alloc;  ///< allocation function
-  unsigned AllocArgs; ///< fewest arguments a call of it has
-  unsigned SizeArg;   ///< the size argument
-  std::string Free;   ///< the function that releases it
-  unsigned FreeArgs;  ///< fewest arguments a call of it has
-  unsigned FreeArg;   ///< the pointer argument of the free
-  uint64_t Align;     ///< alignment the code may rely on
-  /// Whether a path on which the result is NULL (the code's own `if (p ==
-  /// NULL) return error;`) needs no free.
-  bool NullIsErrorPath = true;
-  /// An argument that must be this constant (TVM's device type: only CPU
-  /// workspaces may become CPU stack).
-  std::optional<std::pair<unsigned, uint64_t>> RequiredArg;
-  std::string RequiredArgWhy;
-  std::string Origin; ///< "built-in (TVM)", or the policy file and line
-};
 
 /// TVMBackendAllocWorkspace(kDLCPU, dev, size, code, bits) /
 /// TVMBackendFreeWorkspace(kDLCPU, dev, p): 64-byte aligned (TVM's

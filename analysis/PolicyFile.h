@@ -29,8 +29,8 @@
 #ifndef SCOPEALLOC_POLICYFILE_H
 #define SCOPEALLOC_POLICYFILE_H
 
-#include "Scope.h"
-#include "WorkspaceAllocators.h"
+#include "AllocatorSpec.h"
+#include "PolicySettings.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -42,41 +42,6 @@
 #include <vector>
 
 namespace scopealloc {
-
-enum class DynamicRule { Keep, Demote, Reject };
-enum class ConflictRule { Error, Warn };
-
-/// How a decimal byte count reads. The one parser behind every byte-count
-/// setting (policy files, options, pass parameters, module flags' strings,
-/// attributes, source annotations); each caller words the error for its
-/// layer.
-enum class ByteCountRead { OK, Negative, NotANumber, TooLarge };
-ByteCountRead readByteCount(llvm::StringRef Text, uint64_t &Value);
-
-/// Parses keep|demote|reject, wherever the rule is written. The error says
-/// "must be keep, demote or reject, found <Text>" (quoted with \p Quote, as
-/// the setting's source quotes: policy files with ') and hints at a likely
-/// typo; the caller names the setting.
-llvm::Expected<DynamicRule> parseDynamicRule(llvm::StringRef Text,
-                                             char Quote = '"');
-llvm::StringRef spell(DynamicRule R);
-std::optional<ConflictRule> parseConflictRule(llvm::StringRef S);
-
-/// " (did you mean 'X'?)" for the choice nearest to \p Got when it is a
-/// likely typo of it, else "".
-std::string didYouMean(llvm::StringRef Got,
-                       llvm::ArrayRef<llvm::StringRef> Choices);
-
-/// The fields one layer of the policy sets; unset ones fall through.
-struct PolicyFields {
-  std::optional<uint64_t> MaxStackAlloca;
-  std::optional<uint64_t> FrameBudget;
-  std::optional<DynamicRule> Dynamic;
-  std::optional<std::string> Pool; ///< "workspace" = the default pool
-  std::optional<ConflictRule> StackScopeOverBudget;
-  /// Scopes of allocas in other address spaces (Scope.h).
-  std::optional<AddressSpaceScopes> AddressSpaceScopes;
-};
 
 /// What a target declares for scopealloc-bound: bounds it checks and the
 /// depths of call cycles. Names are symbol names; in file order.

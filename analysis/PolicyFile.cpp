@@ -23,73 +23,6 @@ using namespace llvm;
 
 namespace scopealloc {
 
-ByteCountRead readByteCount(StringRef Text, uint64_t &Value) {
-  bool Negative = Text.starts_with("-");
-  StringRef Digits = Negative ? Text.drop_front() : Text;
-  if (Digits.empty() || !all_of(Digits, isDigit))
-    return ByteCountRead::NotANumber;
-  if (Negative)
-    return ByteCountRead::Negative;
-  return Text.getAsInteger(10, Value) ? ByteCountRead::TooLarge
-                                      : ByteCountRead::OK;
-}
-
-Expected<DynamicRule> parseDynamicRule(StringRef Text, char Quote) {
-  static constexpr DynamicRule Rules[] = {
-      DynamicRule::Keep, DynamicRule::Demote, DynamicRule::Reject};
-  SmallVector<StringRef, 3> Names;
-  for (DynamicRule R : Rules) {
-    if (Text == spell(R))
-      return R;
-    Names.push_back(spell(R));
-  }
-  return createStringError(inconvertibleErrorCode(),
-                           "must be keep, demote or reject, found " +
-                               Twine(Quote) + Text + Twine(Quote) +
-                               didYouMean(Text, Names));
-}
-
-StringRef spell(DynamicRule R) {
-  switch (R) {
-  case DynamicRule::Keep:
-    return "keep";
-  case DynamicRule::Demote:
-    return "demote";
-  case DynamicRule::Reject:
-    return "reject";
-  }
-  llvm_unreachable("all rules handled");
-}
-
-std::optional<ConflictRule> parseConflictRule(StringRef S) {
-  if (S == "error")
-    return ConflictRule::Error;
-  if (S == "warn")
-    return ConflictRule::Warn;
-  return std::nullopt;
-}
-
-std::string didYouMean(StringRef Got, ArrayRef<StringRef> Choices) {
-  // A typo changes a few characters (a third of the word is a lot already),
-  // or the word was cut short or lengthened ("warning" for "warn").
-  unsigned Best = std::max<unsigned>(2, Got.size() / 3) + 1;
-  StringRef Nearest;
-  if (Got.empty())
-    return "";
-  for (StringRef C : Choices) {
-    if (C == Got || C.empty())
-      continue;
-    unsigned D = Got.starts_with(C) || C.starts_with(Got)
-                     ? 1
-                     : Got.edit_distance(C, /*AllowReplacements=*/true, Best);
-    if (D < Best) {
-      Best = D;
-      Nearest = C;
-    }
-  }
-  return Nearest.empty() ? "" : (" (did you mean '" + Nearest + "'?)").str();
-}
-
 const PolicyTarget *PolicyFile::findTarget(StringRef Name) const {
   for (const PolicyTarget &T : Targets)
     if (T.Name == Name)
@@ -141,13 +74,15 @@ private:
   std::optional<uint64_t> bytes(yaml::Node *N, StringRef Key);
   /// One of the keys a target and a function under 'functions' share;
   /// false if \p Key is none of them.
-  bool readField(llvm::StringRef Key, yaml::Node *V, PolicyFields &F);
+  bool readField(llvm::StringRef Key, yaml::Node *V, PolicyFields &F,
+                 SettingLayer Layer, llvm::StringRef Target);
   /// A mapping of names to counts ('entries', 'pool-sizes', 'recursion').
   void readNamedCounts(llvm::StringRef Key, llvm::StringRef Target,
                        yaml::Node *N, llvm::StringRef What,
                        std::vector<std::pair<std::string, uint64_t>> &Out,
                        bool IsPool = false);
-  void readAddressSpaceScopes(PolicyTarget &T, llvm::yaml::Node *N);
+  void readAddressSpaceScopes(llvm::StringRef Target, llvm::yaml::Node *N,
+                              PolicyFields &F);
   void readFunctions(PolicyTarget &T, yaml::Node *N);
   void readTarget(StringRef Name, yaml::Node *N);
   void readAllocators(yaml::Node *N);
@@ -306,49 +241,44 @@ void PolicyReader::readPools(yaml::Node *N) {
     }
 }
 
-/// The keys of a target, and those of one function under 'functions'.
-static constexpr StringRef FieldKeys[] = {"max-stack-alloca", "frame-budget",
-                                          "dynamic", "pool",
-                                          "stack-scope-over-budget"};
-static constexpr StringRef TargetKeys[] = {"max-stack-alloca",
-                                           "frame-budget",
-                                           "dynamic",
-                                           "pool",
-                                           "stack-scope-over-budget",
-                                           "triples",
-                                           "stack-bound",
-                                           "entries",
-                                           "pool-sizes",
-                                           "recursion",
-                                           "functions",
-                                           "address-space-scopes"};
+/// The keys of a target that are not policy fields.
+static constexpr StringRef StructureKeys[] = {"triples", "functions"};
 
-bool PolicyReader::readField(StringRef Key, yaml::Node *V, PolicyFields &F) {
-  if (Key == "max-stack-alloca") {
-    F.MaxStackAlloca = bytes(V, Key);
-  } else if (Key == "frame-budget") {
-    F.FrameBudget = bytes(V, Key);
-  } else if (Key == "dynamic") {
-    if (std::optional<std::string> Text = scalar(V, Key)) {
-      if (Expected<DynamicRule> R = parseDynamicRule(*Text, '\''))
-        F.Dynamic = *R;
-      else
-        error(V, "'dynamic' " + toString(R.takeError()));
-    }
-  } else if (Key == "stack-scope-over-budget") {
-    if (std::optional<std::string> Text = scalar(V, Key)) {
-      F.StackScopeOverBudget = parseConflictRule(*Text);
-      if (!F.StackScopeOverBudget)
-        error(V, "'stack-scope-over-budget' must be error or warn, found '" +
-                     *Text + "'" + didYouMean(*Text, {"error", "warn"}));
-    }
-  } else if (Key == "pool") {
+/// The keys a target takes: its fields, its bounds and its structure.
+static std::vector<StringRef> targetKeys() {
+  std::vector<StringRef> Keys = settingKeys(layer::TargetKey);
+  Keys.insert(Keys.end(), std::begin(StructureKeys), std::end(StructureKeys));
+  return Keys;
+}
+
+bool PolicyReader::readField(StringRef Key, yaml::Node *V, PolicyFields &F,
+                             SettingLayer Layer, StringRef Target) {
+  const SettingInfo *S = findSetting(Layer, Key);
+  if (!S || S->Kind != SettingInfo::Field)
+    return false;
+  switch (S->Value) {
+  case SettingValue::Bytes:
+    if (std::optional<uint64_t> B = bytes(V, Key))
+      cantFail(F.set(S->Id, std::to_string(*B)));
+    break;
+  case SettingValue::Rule:
+  case SettingValue::Conflict:
+    if (std::optional<std::string> Text = scalar(V, Key))
+      if (Error E = F.set(S->Id, *Text, '\''))
+        error(V, "'" + Key + "' " + toString(std::move(E)));
+    break;
+  case SettingValue::Pool:
+    // Checked against 'pools' once the whole file is read.
     if (std::optional<std::string> Text = scalar(V, Key)) {
       F.Pool = *Text;
       PoolUses.push_back({*Text, V});
     }
-  } else {
-    return false;
+    break;
+  case SettingValue::SpaceScopes:
+    readAddressSpaceScopes(Target, V, F);
+    break;
+  case SettingValue::Text:
+    llvm_unreachable("no text field in a policy file");
   }
   return true;
 }
@@ -397,10 +327,11 @@ void PolicyReader::readNamedCounts(
   }
 }
 
-void PolicyReader::readAddressSpaceScopes(PolicyTarget &T, yaml::Node *N) {
+void PolicyReader::readAddressSpaceScopes(StringRef Target, yaml::Node *N,
+                                          PolicyFields &F) {
   auto *Map = dyn_cast_or_null<yaml::MappingNode>(N);
   if (!Map)
-    return error(N, "'address-space-scopes' in target '" + T.Name +
+    return error(N, "'address-space-scopes' in target '" + Target +
                         "' must map address spaces (numbers) to scopes");
   AddressSpaceScopes Scopes;
   for (yaml::KeyValueNode &KV : *Map) {
@@ -429,7 +360,7 @@ void PolicyReader::readAddressSpaceScopes(PolicyTarget &T, yaml::Node *N) {
     }
     Scopes.push_back({AS, *Spelling});
   }
-  T.Fields.AddressSpaceScopes = std::move(Scopes);
+  F.AddressSpaceScopes = std::move(Scopes);
 }
 
 void PolicyReader::readFunctions(PolicyTarget &T, yaml::Node *N) {
@@ -461,12 +392,13 @@ void PolicyReader::readFunctions(PolicyTarget &T, yaml::Node *N) {
       if (Key && !firstTime(Keys, *Key, FKV.getKey(),
                             "for function '" + *Name + "'"))
         continue;
-      if (Key && !readField(*Key, FKV.getValue(), F))
-        error(FKV.getKey(),
-              "unknown key '" + *Key + "' for function '" + *Name +
-                  "' (expected max-stack-alloca, frame-budget, dynamic, "
-                  "pool or stack-scope-over-budget)" +
-                  didYouMean(*Key, FieldKeys));
+      if (Key &&
+          !readField(*Key, FKV.getValue(), F, layer::FunctionKey, T.Name)) {
+        std::vector<StringRef> Keys = settingKeys(layer::FunctionKey);
+        error(FKV.getKey(), "unknown key '" + *Key + "' for function '" +
+                                *Name + "' (expected " + listSettingKeys(Keys) +
+                                ")" + didYouMean(*Key, Keys));
+      }
     }
     T.Functions.push_back({*Name, F});
   }
@@ -484,7 +416,7 @@ void PolicyReader::readTarget(StringRef Name, yaml::Node *N) {
     if (!Key || !firstTime(Keys, *Key, KV.getKey(), "in target '" + Name + "'"))
       continue;
     yaml::Node *V = KV.getValue();
-    if (readField(*Key, V, T.Fields))
+    if (readField(*Key, V, T.Fields, layer::TargetKey, Name))
       continue;
     if (*Key == "triples") {
       auto *Seq = dyn_cast_or_null<yaml::SequenceNode>(V);
@@ -517,15 +449,11 @@ void PolicyReader::readTarget(StringRef Name, yaml::Node *N) {
                       T.Bounds.Recursion);
     } else if (*Key == "functions") {
       readFunctions(T, V);
-    } else if (*Key == "address-space-scopes") {
-      readAddressSpaceScopes(T, V);
     } else {
-      error(KV.getKey(),
-            "unknown key '" + *Key + "' in target '" + Name +
-                "' (expected max-stack-alloca, frame-budget, dynamic, pool, "
-                "stack-scope-over-budget, triples, stack-bound, entries, "
-                "pool-sizes, recursion, functions or address-space-scopes)" +
-                didYouMean(*Key, TargetKeys));
+      std::vector<StringRef> Keys = targetKeys();
+      error(KV.getKey(), "unknown key '" + *Key + "' in target '" + Name +
+                             "' (expected " + listSettingKeys(Keys) + ")" +
+                             didYouMean(*Key, Keys));
     }
   }
   Out.Targets.push_back(std::move(T));

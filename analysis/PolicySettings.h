@@ -36,7 +36,8 @@ enum SettingLayer : unsigned {
   FunctionAttribute = 1 << 5, ///< "scope-alloc-<key>"="..." (and the source
                               ///< annotation "scope-alloc-<key>=...")
   Report = 1 << 6,            ///< "<key with _>" in the report's policy
-  CMake = 1 << 7,             ///< scopealloc_enable(... <KEYWORD> value)
+  CMake = 1 << 7, ///< scopealloc_enable(... <KEYWORD> value): the settings
+                  ///< with a CMake keyword
 };
 } // namespace layer
 using layer::SettingLayer;
@@ -69,7 +70,9 @@ struct SettingInfo {
   unsigned Layers;
   llvm::StringRef Help;
 
-  bool in(SettingLayer L) const { return Layers & L; }
+  bool in(SettingLayer L) const {
+    return L == layer::CMake ? !CMakeKeyword.empty() : (Layers & L) != 0;
+  }
   std::string option() const { return ("scope-alloc-" + Key).str(); }
   std::string moduleFlag() const { return ("scope-alloc." + Key).str(); }
   std::string attribute() const { return ("scope-alloc-" + Key).str(); }

@@ -1,5 +1,6 @@
 //===- AllocaDemotion.cpp - Rewrite allocas into workspace memory ---------===//
 #include "AllocaDemotion.h"
+#include "OptionCategory.h"
 #include "Diagnostics.h"
 #include "FrameLayout.h"
 #include "ResumePoints.h"
@@ -35,7 +36,7 @@
 using namespace llvm;
 
 static cl::opt<bool> InlineFastPath(
-    "scope-alloc-inline-fast-path",
+    "scope-alloc-inline-fast-path", cl::cat(scopealloc::optionCategory()),
     cl::desc("Bump the default pool inline for a function's demoted static "
              "allocas and release with a store (false: call the runtime for "
              "every mark, allocation and release, e.g. under Valgrind)"),

@@ -1,5 +1,6 @@
 //===- BoundFit.cpp - Fit entry points' stacks to the policy's bounds -----===//
 #include "BoundFit.h"
+#include "OptionCategory.h"
 #include "Diagnostics.h"
 #include "FactsFormat.h"
 #include "FrameBudget.h"
@@ -29,20 +30,20 @@
 using namespace llvm;
 
 static cl::opt<bool> WholeProgramOption(
-    "scope-alloc-whole-program", cl::init(false),
+    "scope-alloc-whole-program", cl::cat(scopealloc::optionCategory()), cl::init(false),
     cl::desc("The module is the whole program (as at a full LTO link, where "
              "the pass knows it): fit the policy's stack bounds "
              "('stack-bound', 'entries') by moving buffers off the entry "
              "points' critical call chains"));
 
 static cl::opt<int64_t> FrameOverheadOption(
-    "scope-alloc-fit-frame-overhead", cl::init(-1), cl::value_desc("bytes"),
+    "scope-alloc-fit-frame-overhead", cl::Hidden, cl::cat(scopealloc::optionCategory()), cl::init(-1), cl::value_desc("bytes"),
     cl::desc("Bytes the stack-bound fit adds to every frame for the return "
              "address and saved registers (default: per target, "
              "docs/bound-fit.md)"));
 
 static cl::opt<int64_t> RuntimeStackOption(
-    "scope-alloc-fit-runtime-stack", cl::init(-1), cl::value_desc("bytes"),
+    "scope-alloc-fit-runtime-stack", cl::Hidden, cl::cat(scopealloc::optionCategory()), cl::init(-1), cl::value_desc("bytes"),
     cl::desc("Stack the stack-bound fit counts below a function that takes "
              "memory from a pool, for the runtime's slow path (default: "
              "scopealloc-bound's assumption on hosted targets, 256 bytes on "

@@ -33,7 +33,7 @@ struct SettingOptions {
             S.Id, std::make_unique<cl::opt<std::string>>(
                       StringRef(Names.emplace_back(S.option())),
                       cl::desc(S.Help), cl::value_desc(S.valueName()),
-                      cl::cat(optionCategory())));
+                      cl::cat(scopealloc::optionCategory())));
   }
 };
 

@@ -1,5 +1,6 @@
 //===- PoolUsage.cpp - What each function takes from the pools ------------===//
 #include "PoolUsage.h"
+#include "OptionCategory.h"
 #include "AllocaDemotion.h"
 #include "Diagnostics.h"
 #include "Scope.h"
@@ -17,14 +18,14 @@
 using namespace llvm;
 
 static cl::opt<uint64_t> WarnLimit(
-    "scope-alloc-warn-pool-frame-larger-than",
+    "scope-alloc-warn-pool-frame-larger-than", cl::cat(scopealloc::optionCategory()),
     cl::desc("Warn about functions whose pool frames take more than <bytes> "
              "per call (dynamically sized allocations not counted), like "
              "-Wframe-larger-than for the stack"),
     cl::value_desc("bytes"));
 
 static cl::opt<std::string> UsagePath(
-    "scope-alloc-pool-usage",
+    "scope-alloc-pool-usage", cl::cat(scopealloc::optionCategory()),
     cl::desc("Write the bytes each function takes from each pool per call to "
              "<file>, in -fstack-usage's .su format plus the pool, or to "
              "<dir>/<source stem>.pu"),

@@ -1,5 +1,6 @@
 //===- Report.cpp - The per-module JSON report of placement decisions -----===//
 #include "Report.h"
+#include "OptionCategory.h"
 #include "AllocaDemotion.h"
 #include "Diagnostics.h"
 #include "LTODeferral.h"
@@ -22,7 +23,7 @@
 using namespace llvm;
 
 static cl::opt<std::string> ReportPath(
-    "scope-alloc-report",
+    "scope-alloc-report", cl::cat(scopealloc::optionCategory()),
     cl::desc("Write a JSON report of the placement decisions to <file>, or "
              "to a new uniquely named file in <dir>/ (one per module)"),
     cl::value_desc("file|dir/"));

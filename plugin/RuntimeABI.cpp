@@ -1,5 +1,6 @@
 //===- RuntimeABI.cpp - Calls into the ScopeAlloc runtime -----------------===//
 #include "RuntimeABI.h"
+#include "OptionCategory.h"
 #include "Diagnostics.h"
 
 #include "scopealloc/abi_constants.h"
@@ -27,7 +28,7 @@ namespace scopealloc {
 // library dlopen'ed into a process whose surplus is exhausted ("cannot
 // allocate memory in static TLS block").
 static cl::opt<GlobalValue::ThreadLocalMode> TLSModelOpt(
-    "scope-alloc-tls-model",
+    "scope-alloc-tls-model", cl::Hidden, cl::cat(scopealloc::optionCategory()),
     cl::desc("TLS model of the inline fast path's __scopealloc_tls_pool "
              "declaration"),
     cl::values(clEnumValN(GlobalValue::InitialExecTLSModel, "initial-exec",
@@ -43,7 +44,7 @@ static cl::opt<GlobalValue::ThreadLocalMode> TLSModelOpt(
 // unless exact counts are on at run time (scopealloc_set_exact_stats,
 // SCOPEALLOC_STATS=1), which sends every frame there.
 static cl::opt<bool> CountInlineFrames(
-    "scope-alloc-count-inline-frames",
+    "scope-alloc-count-inline-frames", cl::Hidden, cl::cat(scopealloc::optionCategory()),
     cl::desc("Count every frame the inline fast path bumps in the pool's "
              "allocs (exact statistics without SCOPEALLOC_STATS=1, at the "
              "cost of a counter update per frame)"),

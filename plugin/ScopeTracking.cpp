@@ -1,5 +1,6 @@
 //===- ScopeTracking.cpp - Keep !scope on allocas through the optimiser ---===//
 #include "ScopeTracking.h"
+#include "OptionCategory.h"
 #include "LTODeferral.h"
 #include "Scope.h"
 
@@ -26,7 +27,7 @@
 using namespace llvm;
 
 static cl::opt<bool> TrackScopes(
-    "scope-alloc-track-scopes", cl::Hidden, cl::init(true),
+    "scope-alloc-track-scopes", cl::cat(scopealloc::optionCategory()), cl::Hidden, cl::init(true),
     cl::desc("Put !scope back on allocas that optimisations rebuilt "
              "(ScopeTracking.h); off only to measure or debug it"));
 

@@ -1,5 +1,6 @@
 //===- StackFacts.cpp - Per-function facts for whole-program bounds -------===//
 #include "StackFacts.h"
+#include "OptionCategory.h"
 #include "AllocaDemotion.h"
 #include "Diagnostics.h"
 #include "FactsFormat.h"
@@ -31,12 +32,12 @@ using namespace llvm;
 namespace scopealloc {
 
 static cl::opt<bool> FactsOption(
-    "scope-alloc-facts",
+    "scope-alloc-facts", cl::cat(scopealloc::optionCategory()),
     cl::desc("Write each function's stack and pool facts into section "
              ".scopealloc_facts, for scopealloc-bound"),
     cl::init(false));
 static cl::opt<bool> FactsOnlyOption(
-    "scope-alloc-facts-only",
+    "scope-alloc-facts-only", cl::cat(scopealloc::optionCategory()),
     cl::desc("Write the facts of -scope-alloc-facts and place no allocation "
              "(code that must not be rewritten, e.g. the runtime)"),
     cl::init(false));

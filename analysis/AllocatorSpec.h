@@ -1,8 +1,8 @@
-//===- AllocatorSpec.h - An allocation call promotion knows ----*- C++ -*-===//
+//===- AllocatorSpec.h - An allocation call promotion knows -----*- C++ -*-===//
 //
 // One allocation/free function pair that scope-alloc-promote may turn into
-// a stack buffer (plugin/WorkspaceAllocators.h has the built-in ones; a
-// policy file declares others under 'allocators').
+// a stack buffer (plugin/transform/WorkspaceAllocators.h has the built-in ones;
+// a policy file declares others under 'allocators').
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCOPEALLOC_ALLOCATORSPEC_H

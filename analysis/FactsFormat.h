@@ -78,8 +78,8 @@ enum StackAllocaFlag : uint64_t {
 /// TagRef flag bits: how a library function the record's function calls
 /// runs the referenced function (LibraryCallbacks).
 enum RefFlag : uint64_t {
-  RefThreadStart = 1, ///< passed as pthread_create's or thrd_create's routine
-  RefCallback = 2,    ///< run by the library call before it returns (qsort)
+  RefThreadStart = 1,   ///< passed as pthread_create's or thrd_create's routine
+  RefCallback = 2,      ///< run by the library call before it returns (qsort)
   RefSignalHandler = 4, ///< installed as a signal handler (signal)
   RefExitHandler = 8,   ///< run at exit (atexit)
 };

@@ -1,4 +1,4 @@
-//===- OptionCategory.h - The category of ScopeAlloc's options -*- C++ -*-===//
+//===- OptionCategory.h - The category of ScopeAlloc's options --*- C++ -*-===//
 //
 // Every -scope-alloc-* option of the plugin belongs to one category, so that
 // `opt -load-pass-plugin ScopeAlloc.so --help` lists them together.

@@ -112,8 +112,7 @@ bool PolicyReader::firstTime(StringMap<unsigned> &Seen, StringRef Key,
   auto [It, New] = Seen.try_emplace(Key, Line);
   if (!New)
     error(N, "'" + Key + "' is given twice " + Where + " (lines " +
-                 Twine(It->second) + " and " + Twine(Line) +
-                 "); give it once");
+                 Twine(It->second) + " and " + Twine(Line) + "); give it once");
   return New;
 }
 
@@ -141,8 +140,8 @@ void PolicyReader::readAllocators(yaml::Node *N) {
   if (!Seq)
     return error(N, "'allocators' must be a list of allocators (alloc, "
                     "size-arg, free, free-arg, align, null)");
-  static constexpr StringRef AllocatorKeys[] = {
-      "alloc", "size-arg", "free", "free-arg", "align", "null"};
+  static constexpr StringRef AllocatorKeys[] = {"alloc",    "size-arg", "free",
+                                                "free-arg", "align",    "null"};
   for (yaml::Node &Item : *Seq) {
     auto *Map = dyn_cast<yaml::MappingNode>(&Item);
     if (!Map) {
@@ -389,8 +388,8 @@ void PolicyReader::readFunctions(PolicyTarget &T, yaml::Node *N) {
     StringMap<unsigned> Keys;
     for (yaml::KeyValueNode &FKV : *Fields) {
       std::optional<std::string> Key = scalar(FKV.getKey(), "key");
-      if (Key && !firstTime(Keys, *Key, FKV.getKey(),
-                            "for function '" + *Name + "'"))
+      if (Key &&
+          !firstTime(Keys, *Key, FKV.getKey(), "for function '" + *Name + "'"))
         continue;
       if (Key &&
           !readField(*Key, FKV.getValue(), F, layer::FunctionKey, T.Name)) {

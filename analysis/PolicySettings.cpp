@@ -15,15 +15,21 @@ ArrayRef<SettingInfo> policySettings() {
   static constexpr SettingInfo Table[] = {
 #define SCOPEALLOC_FIELD(Id, Key, Parameter, CMakeName, Type, Value, Layers,   \
                          Help)                                                 \
-  {PolicySetting::Id, SettingInfo::Field,  Key,   Parameter,                   \
+  {PolicySetting::Id, SettingInfo::Field,  Key,    Parameter,                  \
    CMakeName,         SettingValue::Value, Layers, Help},
 #define SCOPEALLOC_SELECTOR(Id, Key, Parameter, CMakeName, Value, Layers,      \
                             Help)                                              \
-  {PolicySetting::Id, SettingInfo::Selector, Key,   Parameter,                 \
+  {PolicySetting::Id, SettingInfo::Selector, Key,    Parameter,                \
    CMakeName,         SettingValue::Value,   Layers, Help},
 #define SCOPEALLOC_BOUND(Id, Key, Layers, Help)                                \
-  {PolicySetting::Id, SettingInfo::Bound, Key,   "",                           \
-   "",                SettingValue::Text, Layers, Help},
+  {PolicySetting::Id,                                                          \
+   SettingInfo::Bound,                                                         \
+   Key,                                                                        \
+   "",                                                                         \
+   "",                                                                         \
+   SettingValue::Text,                                                         \
+   Layers,                                                                     \
+   Help},
 #include "PolicySettings.def"
   };
   return Table;
@@ -118,9 +124,9 @@ std::vector<StringRef> settingKeys(SettingLayer L) {
   std::vector<StringRef> Keys;
   for (const SettingInfo &S : policySettings())
     if (S.in(L))
-      Keys.push_back(L == layer::Parameter  ? S.ParameterName
-                     : L == layer::CMake    ? S.CMakeKeyword
-                                            : S.Key);
+      Keys.push_back(L == layer::Parameter ? S.ParameterName
+                     : L == layer::CMake   ? S.CMakeKeyword
+                                           : S.Key);
   return Keys;
 }
 
@@ -143,8 +149,7 @@ static Expected<ConflictRule> readValue(StringRef Text, char Quote,
                                         ConflictRule *) {
   return parseConflictRule(Text, Quote);
 }
-static Expected<std::string> readValue(StringRef Text, char,
-                                       std::string *) {
+static Expected<std::string> readValue(StringRef Text, char, std::string *) {
   return parsePoolSetting(Text); // the only text field: a pool
 }
 static Expected<AddressSpaceScopes> readValue(StringRef Text, char,
@@ -200,7 +205,7 @@ Error PolicyFields::set(PolicySetting S, StringRef Text, char Quote) {
   switch (S) {
 #define SCOPEALLOC_FIELD(Id, ...)                                              \
   case PolicySetting::Id: {                                                    \
-    auto V = readValue(Text, Quote, static_cast<decltype(&*Id)>(nullptr));            \
+    auto V = readValue(Text, Quote, static_cast<decltype(&*Id)>(nullptr));     \
     if (!V)                                                                    \
       return V.takeError();                                                    \
     Id = std::move(*V);                                                        \

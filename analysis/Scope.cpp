@@ -1,5 +1,6 @@
 //===- Scope.cpp - The `scope` metadata vocabulary ------------------------===//
 #include "Scope.h"
+#include "scopealloc/abi_constants.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Instruction.h"
@@ -9,6 +10,18 @@
 using namespace llvm;
 
 namespace scopealloc {
+
+std::string poolSymbolName(StringRef Pool) {
+  return (SCOPEALLOC_POOL_SYMBOL_PREFIX + Pool).str();
+}
+
+bool isReservedPoolName(StringRef Pool) {
+  // The runtime's __scopealloc_pool_{mark,alloc,release} functions.
+  std::string Symbol = poolSymbolName(Pool);
+  return Symbol == SCOPEALLOC_SYM_POOL_MARK ||
+         Symbol == SCOPEALLOC_SYM_POOL_ALLOC ||
+         Symbol == SCOPEALLOC_SYM_POOL_RELEASE;
+}
 
 static Error malformed(const Twine &Why) {
   return createStringError(inconvertibleErrorCode(), Why);

@@ -54,6 +54,13 @@ inline bool isValidPoolName(llvm::StringRef Name) {
   return !poolNameProblem(Name);
 }
 
+/// The symbol of named pool \p Pool (__scopealloc_pool_<name>, from the
+/// runtime's ABI constants).
+std::string poolSymbolName(llvm::StringRef Pool);
+/// Whether the symbol of pool \p Pool would be a runtime function's
+/// (__scopealloc_pool_mark, ...), so the pool cannot be named so.
+bool isReservedPoolName(llvm::StringRef Pool);
+
 /// Parses the value of a pool setting (-scope-alloc-pool, pass parameter
 /// pool=, module flag "scope-alloc.pool", attribute "scope-alloc-pool"):
 /// 'workspace' or a pool name. The error says "must be 'workspace' or a pool

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compile-time cost of the scope tracker (plugin/ScopeTracking.cpp), which
+# Compile-time cost of the scope tracker (plugin/passes/ScopeTracking.cpp), which
 # runs around every function pass: `opt -O2` with the plugin, tracker on vs
 # off (-scope-alloc-track-scopes=false), interleaved rounds, on
 #   - a real C++ translation unit without scopes (the plugin's own

@@ -1,9 +1,9 @@
 //===- PolicyOptionsTest.cpp - Options, pass parameters, setting values ---===//
-#include "PolicyOptions.h"
+#include "policy/PolicyOptions.h"
 #include "IRParsing.h"
 #include "OptionSet.h"
 #include "Scope.h"
-#include "StackPolicy.h"
+#include "policy/StackPolicy.h"
 
 using namespace llvm;
 using namespace scopealloc;

@@ -7,13 +7,13 @@
 // CMake keywords, <scopealloc/scope.h>, docs/options.md) name it.
 //
 //===----------------------------------------------------------------------===//
+#include "PolicySettings.h"
 #include "IRParsing.h"
 #include "OptionCategory.h"
 #include "OptionSet.h"
 #include "PolicyFile.h"
-#include "PolicyOptions.h"
-#include "PolicySettings.h"
-#include "StackPolicy.h"
+#include "policy/PolicyOptions.h"
+#include "policy/StackPolicy.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -50,7 +50,7 @@ Sample sample(const SettingInfo &S) {
     break;
   }
   if (S.Kind == SettingInfo::Bound)
-    return {"", S.Id == PolicySetting::StackBound ? "64"
+    return {"", S.Id == PolicySetting::StackBound  ? "64"
                 : S.Id == PolicySetting::PoolSizes ? "{sram: 64}"
                 : S.Id == PolicySetting::Recursion ? "{f: 2}"
                                                    : "{f: 64}"};
@@ -83,8 +83,7 @@ TEST(PolicySettings, OptionsAreRegisteredInTheCategory) {
   // Every other -scope-alloc-* option of the plugin is in the category too.
   for (const auto &[Name, O] : Options)
     if (Name.starts_with("scope-alloc-"))
-      EXPECT_TRUE(is_contained(O->Categories, &optionCategory()))
-          << Name.str();
+      EXPECT_TRUE(is_contained(O->Categories, &optionCategory())) << Name.str();
 }
 
 TEST(PolicySettings, OptionsAndParametersRoundTrip) {
@@ -158,9 +157,8 @@ std::unique_ptr<Module> moduleWith(LLVMContext &Ctx, const SettingInfo &S,
           S.attribute() + "\"=\"" + Value + "\" }\n";
   } else {
     IR += "define void @f() { ret void }\n";
-    std::string Flag = S.Value == SettingValue::Bytes
-                           ? "i64 " + Value
-                           : "!\"" + Value + "\"";
+    std::string Flag =
+        S.Value == SettingValue::Bytes ? "i64 " + Value : "!\"" + Value + "\"";
     IR += "!llvm.module.flags = !{!0}\n!0 = !{i32 1, !\"" + S.moduleFlag() +
           "\", " + Flag + "}\n";
   }
@@ -191,9 +189,8 @@ TEST(PolicySettings, ModuleFlagsAndFunctionAttributes) {
               : "";
       ASSERT_NE(Source, "") << "no policy field checked for " << S.Key.str();
       StringRef Expected = L == layer::FunctionAttribute ? "function attribute"
-                           : S.Kind == SettingInfo::Selector
-                               ? "module flag"
-                               : "module flags";
+                           : S.Kind == SettingInfo::Selector ? "module flag"
+                                                             : "module flags";
       EXPECT_NE(Source.find(Expected.str()), std::string::npos)
           << S.Key.str() << ": " << Source;
     }
@@ -237,8 +234,8 @@ TEST(PolicySettings, OptionsPageListsEveryOption) {
     if (At == StringRef::npos)
       break;
     Rest = Rest.drop_front(At + 2);
-    StringRef Name = Rest.take_while(
-        [](char C) { return isAlnum(C) || C == '-'; });
+    StringRef Name =
+        Rest.take_while([](char C) { return isAlnum(C) || C == '-'; });
     if (Name.ends_with("-")) // "-scope-alloc-*", the family
       continue;
     EXPECT_TRUE(cl::getRegisteredOptions().count(Name))

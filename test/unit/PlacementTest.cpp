@@ -1,5 +1,5 @@
 //===- PlacementTest.cpp - The placement rules as functions ---------------===//
-#include "Placement.h"
+#include "placement/Placement.h"
 #include "IRParsing.h"
 
 #include "llvm/IR/DiagnosticInfo.h"

@@ -40,6 +40,7 @@ TEST(PlacementRules, NamesAreTheRemarkRules) {
   EXPECT_EQ(ruleName(PlacementRule::WithinLimit), "within-limit");
   EXPECT_EQ(ruleName(PlacementRule::OverBudget), "over-budget");
   EXPECT_EQ(ruleName(PlacementRule::WithDynamic), "with-dynamic");
+  EXPECT_EQ(ruleName(PlacementRule::FitStackBound), "fit-stack-bound");
   // The decision's rule reads as its name where text is wanted.
   AllocaDecision D{nullptr, Scope()};
   D.Rule = PlacementRule::OverBudget;

@@ -1,5 +1,7 @@
 //===- BoundFit.cpp - Fit entry points' stacks to the policy's bounds -----===//
 #include "placement/BoundFit.h"
+#include "TargetStack.h"
+#include "scopealloc/abi_constants.h"
 #include "FactsFormat.h"
 #include "OptionCategory.h"
 #include "facts/StackFacts.h"
@@ -56,21 +58,6 @@ static cl::opt<int64_t> RuntimeStackOption(
 
 namespace scopealloc {
 
-/// Freestanding runtimes (lib/baremetal/<triple>) have no formatted output
-/// and small frames: their worst case per architecture, measured and
-/// checked by ctest (FreestandingRuntimeStack.def); 256 elsewhere.
-static uint64_t freestandingRuntimeStack(const Triple &T) {
-  switch (T.getArch()) {
-#define SA_RUNTIME_STACK(ARCH, BYTES)                                          \
-  case Triple::ARCH:                                                           \
-    return BYTES;
-#include "placement/FreestandingRuntimeStack.def"
-#undef SA_RUNTIME_STACK
-  default:
-    return 256;
-  }
-}
-
 bool wholeProgramRequested() { return WholeProgramOption; }
 
 /// Whether code generation may keep \p F's values in floating-point or
@@ -102,27 +89,9 @@ uint64_t fitFrameOverhead(const Function &F) {
   // callee-saved register the ABI has that the function can use (spill
   // slots beyond that are not counted: scopealloc-bound --check sees them).
   const Module &M = *F.getParent();
-  Triple T(M.getTargetTriple());
-  switch (T.getArch()) {
-  case Triple::x86_64: // return address, rbx rbp r12-r15, 8 to align
-    return 64;
-  case Triple::x86: // return address, ebx esi edi ebp, 12 to align
-    return 32;
-  case Triple::arm:
-  case Triple::armeb:
-  case Triple::thumb:
-  case Triple::thumbeb: // r4-r11 lr, 4 to align, 8 of spills; d8-d15 (VFP)
-    return 48 + (usesFPOrVectorRegisters(F) ? 64 : 0);
-  case Triple::aarch64:
-  case Triple::aarch64_be: // x19-x30 (fp, lr); d8-d15
-    return 96 + (usesFPOrVectorRegisters(F) ? 64 : 0);
-  case Triple::riscv32: // ra s0-s11, 12 to align
-    return 64;
-  case Triple::riscv64: // ra s0-s11, 8 to align
-    return 112;
-  default: // 16 pointer-sized slots
-    return 16 * uint64_t(M.getDataLayout().getPointerSize());
-  }
+  TargetStack S = targetStack(Triple(M.getTargetTriple()).getArch(),
+                              M.getDataLayout().getPointerSize());
+  return usesFPOrVectorRegisters(F) ? S.SavedFPRegisters : S.SavedRegisters;
 }
 
 namespace {
@@ -222,7 +191,9 @@ public:
          const DenseMap<const Function *, BoundFit::Plan> &Plans)
       : M(M), S(S), Plans(Plans),
         PointerSize(M.getDataLayout().getPointerSize()),
-        CallOverhead(Triple(M.getTargetTriple()).isX86() ? PointerSize : 0),
+        CallOverhead(targetStack(Triple(M.getTargetTriple()).getArch(),
+                                 PointerSize)
+                         .CallOverhead),
         StackAlign(stackAlignment(M.getDataLayout())) {}
 
   void run() {
@@ -325,10 +296,10 @@ private:
   /// when the fast path does not serve it (RuntimeABI.h): its stack counts
   /// below every function that demotes, as scopealloc-bound counts it.
   FitNode &runtime(StringRef Pool, const FitNode &Caller) {
-    StringRef Name = !Pool.empty() ? "__scopealloc_pool_alloc"
+    StringRef Name = !Pool.empty() ? SCOPEALLOC_SYM_POOL_ALLOC
                      : RuntimeABI::canInlineDefaultPool(*Caller.F)
-                         ? "__scopealloc_frame_slow"
-                         : "__scopealloc_alloc";
+                         ? SCOPEALLOC_SYM_FRAME_SLOW
+                         : SCOPEALLOC_SYM_ALLOC;
     FitNode &N = callee(Name, Caller);
     if (!N.F) {
       // The hosted runtime has no facts in the image: scopealloc-bound
@@ -338,7 +309,7 @@ private:
       if (RuntimeStackOption >= 0)
         N.Assumed = RuntimeStackOption;
       else if (T.getOS() == Triple::UnknownOS)
-        N.Assumed = freestandingRuntimeStack(T);
+        N.Assumed = targetStack(T.getArch(), PointerSize).FreestandingRuntime;
       if (N.Assumed)
         N.Causes.clear();
     }

@@ -18,7 +18,7 @@ const char SCOPEALLOC_ABI_VERSION_SYMBOL = SCOPEALLOC_ABI_VERSION;
 /* What any failure in `pool` reports. Relaxed loads: for IN_USE the pool is
  * another thread's. Inlined: a frame of its own would count against the
  * stack that bare-metal bounds assume for the runtime
- * (plugin/placement/FreestandingRuntimeStack.def). */
+ * (analysis/FreestandingRuntimeStack.def). */
 static inline __attribute__((always_inline)) void
 sa_fill(scopealloc_failure *f, const scopealloc_pool *pool, const char *name,
         const char *reason, size_t size, size_t align, const void *mark,

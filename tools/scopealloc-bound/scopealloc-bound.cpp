@@ -15,6 +15,7 @@
 #include "Output.h"
 #include "Settings.h"
 #include "Suggest.h"
+#include "TargetStack.h"
 
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/CommandLine.h"
@@ -25,6 +26,9 @@
 
 using namespace llvm;
 using namespace scopealloc::bound;
+using scopealloc::archOfELFMachine;
+using scopealloc::TargetStack;
+using scopealloc::targetStack;
 
 static cl::OptionCategory Category("scopealloc-bound options");
 
@@ -160,14 +164,12 @@ int main(int Argc, char **Argv) {
 
   if (!NoBuiltin)
     addBuiltinAssumptions(S);
-  if (Img->EMachine == ELF::EM_X86_64) {
-    S.CallOverhead = 8;
-    S.RedZone = 128;
-  } else if (Img->EMachine == ELF::EM_386) {
-    S.CallOverhead = 4;
-  } else if (Img->isARM() && !Img->Vectors.empty()) {
-    S.ExceptionFrame = 32; // Cortex-M: r0-r3, r12, lr, pc, xPSR
-  }
+  TargetStack Target = targetStack(
+      archOfELFMachine(Img->EMachine, Img->AddressSize == 8), Img->AddressSize);
+  S.CallOverhead = Target.CallOverhead;
+  S.RedZone = Target.RedZone;
+  if (!Img->Vectors.empty()) // exceptions taken on the program's stack
+    S.ExceptionFrame = Target.ExceptionFrame;
   if (!Config.empty())
     if (Error E = readConfig(Config, S))
       return fail(toString(std::move(E)));

@@ -193,7 +193,7 @@ void rewriteJobs(const Settings &S, const JobOptions &O, Compilation &C) {
           valueOf(Job.getArguments(), "-main-file-name").str());
   }
   std::string Report;
-  if (!S.ReportDir.empty() && !S.CMakeProbe) {
+  if (AnyLLVM && !S.ReportDir.empty() && !S.CMakeProbe) {
     sys::fs::create_directories(S.ReportDir);
     Report = S.ReportDir + "/";
   }

@@ -1,4 +1,4 @@
-//===- Jobs.cpp - what each of clang's jobs gets ---------------------------===//
+//===- Jobs.cpp - what each of clang's jobs gets --------------------------===//
 //
 // clang's Driver decides what a command line does (preprocess, compile,
 // assemble, link, with -save-temps, LTO, response files...). The wrapper
@@ -70,8 +70,8 @@ private:
 };
 } // namespace
 
-ClangCompilation::ClangCompilation(const Settings &S, ArrayRef<const char *> Argv,
-                                   bool Quiet)
+ClangCompilation::ClangCompilation(const Settings &S,
+                                   ArrayRef<const char *> Argv, bool Quiet)
     : Quiet(Quiet) {
   IntrusiveRefCntPtr<DiagnosticOptions> DiagOpts =
       CreateAndPopulateDiagOpts(Argv).release();
@@ -87,8 +87,8 @@ ClangCompilation::ClangCompilation(const Settings &S, ArrayRef<const char *> Arg
   Diags = std::make_unique<DiagnosticsEngine>(new DiagnosticIDs(), DiagOpts,
                                               Client);
   ProcessWarningOptions(*Diags, *DiagOpts, /*ReportDiags=*/false);
-  TheDriver = std::make_unique<Driver>(S.Compiler, sys::getDefaultTargetTriple(),
-                                       *Diags, "clang LLVM compiler");
+  TheDriver = std::make_unique<Driver>(
+      S.Compiler, sys::getDefaultTargetTriple(), *Diags, "clang LLVM compiler");
   TheDriver->setTargetAndMode(
       ToolChain::getTargetAndModeFromProgramName(S.CompilerName));
   std::optional<Silence> Quieted;
@@ -166,8 +166,9 @@ JobOptions jobOptions(const Settings &S, Compilation &C) {
 // With -fstack-usage each source's pool bytes go to a .pu file beside
 // clang's .su: the same name, unless several sources share one .su (a
 // compile and link with -o), where each gets <source stem>.pu here.
-static std::string poolUsageFile(const Command &Job,
-                                 const std::map<std::string, std::set<std::string>> &Sources) {
+static std::string
+poolUsageFile(const Command &Job,
+              const std::map<std::string, std::set<std::string>> &Sources) {
   StringRef StackUsage = valueOf(Job.getArguments(), "-stack-usage-file");
   if (StackUsage.empty())
     return "";
@@ -200,7 +201,8 @@ void rewriteJobs(const Settings &S, const JobOptions &O, Compilation &C) {
   // What a depfile lists besides the sources: the plugin and the policies.
   std::vector<std::string> DepfileEntries{S.Plugin};
   for (const std::string &Policy : optionValues(S.Argv, "policy"))
-    if (sys::fs::is_regular_file(Policy) && !is_contained(DepfileEntries, Policy))
+    if (sys::fs::is_regular_file(Policy) &&
+        !is_contained(DepfileEntries, Policy))
       DepfileEntries.push_back(Policy);
 
   for (Command &Job : C.getJobs()) {

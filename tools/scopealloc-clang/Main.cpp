@@ -1,4 +1,4 @@
-//===- Main.cpp - scopealloc-clang, scopealloc-clang++ ---------------------===//
+//===- Main.cpp - scopealloc-clang, scopealloc-clang++ --------------------===//
 //
 // A drop-in clang that runs ScopeAlloc. clang's own Driver builds the jobs
 // of the command line; the wrapper loads the plugin into the jobs that run
@@ -26,8 +26,8 @@ using namespace scopealloc;
 static int run(ArrayRef<std::string> Command) {
   std::vector<StringRef> Argv(Command.begin(), Command.end());
   std::string Error;
-  int Status = sys::ExecuteAndWait(Argv.front(), Argv, std::nullopt, {}, 0, 0,
-                                   &Error);
+  int Status =
+      sys::ExecuteAndWait(Argv.front(), Argv, std::nullopt, {}, 0, 0, &Error);
   if (Status < 0)
     errs() << "scopealloc-clang: " << Argv.front() << ": " << Error << "\n";
   return Status;

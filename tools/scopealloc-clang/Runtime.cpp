@@ -1,4 +1,4 @@
-//===- Runtime.cpp - the runtime and LTO flags a link gets -----------------===//
+//===- Runtime.cpp - the runtime and LTO flags a link gets ----------------===//
 //
 // The runtimes in <prefix>/lib are built for the host. A link for the host
 // gets the shared runtime (one runtime, hence one arena per thread, however
@@ -35,13 +35,13 @@ namespace scopealloc {
 // The flags that choose the target, its ISA and ABI.
 static bool isTargetFlag(const opt::Arg &A) {
   const opt::Option &O = A.getOption();
-  for (unsigned ID : {options::OPT_target, options::OPT_m16, options::OPT_m32,
-                      options::OPT_mx32, options::OPT_m64, options::OPT_march_EQ,
-                      options::OPT_mcpu_EQ, options::OPT_mfpu_EQ,
-                      options::OPT_mfloat_abi_EQ, options::OPT_mabi_EQ,
-                      options::OPT_mthumb, options::OPT_marm,
-                      options::OPT_mbig_endian, options::OPT_mlittle_endian,
-                      options::OPT_mhard_float, options::OPT_msoft_float})
+  for (unsigned ID :
+       {options::OPT_target, options::OPT_m16, options::OPT_m32,
+        options::OPT_mx32, options::OPT_m64, options::OPT_march_EQ,
+        options::OPT_mcpu_EQ, options::OPT_mfpu_EQ, options::OPT_mfloat_abi_EQ,
+        options::OPT_mabi_EQ, options::OPT_mthumb, options::OPT_marm,
+        options::OPT_mbig_endian, options::OPT_mlittle_endian,
+        options::OPT_mhard_float, options::OPT_msoft_float})
     if (O.matches(ID))
       return true;
   return false;
@@ -138,7 +138,8 @@ static std::string bareMetalArchive(const Settings &S, const TargetInfo &T,
   if (!Chain.empty()) {
     StringRef ABI = P.Env == "eabihf" ? "eabihf" : "eabi";
     for (StringRef Arch : Chain) {
-      std::string F = (Dir + "/" + Arch + "-none-" + ABI + "/libscopealloc_rt.a").str();
+      std::string F =
+          (Dir + "/" + Arch + "-none-" + ABI + "/libscopealloc_rt.a").str();
       if (sys::fs::is_regular_file(F))
         return F;
     }
@@ -156,11 +157,13 @@ static std::string bareMetalArchive(const Settings &S, const TargetInfo &T,
   for (char Ext : StringRef("mafdc"))
     if (is_contained(T.Features, std::string("+") + Ext))
       Have += Ext;
-  Description += (" (-march=rv" + P.Arch.substr(5) + Have + " -mabi=" + T.ABI + ")").str();
+  Description +=
+      (" (-march=rv" + P.Arch.substr(5) + Have + " -mabi=" + T.ABI + ")").str();
   std::vector<std::string> ISAs;
   std::error_code EC;
   std::string ArchDir = (Dir + "/" + P.Arch + "-unknown-elf").str();
-  for (sys::fs::directory_iterator I(ArchDir, EC), E; I != E && !EC; I.increment(EC))
+  for (sys::fs::directory_iterator I(ArchDir, EC), E; I != E && !EC;
+       I.increment(EC))
     ISAs.push_back(sys::path::filename(I->path()).str());
   std::sort(ISAs.begin(), ISAs.end());
   std::string Best;
@@ -190,9 +193,10 @@ RuntimeChoice chooseRuntime(const Settings &S, const opt::ArgList &Args) {
   // Without a target flag and with the default compiler, the link is for
   // the host: nothing to ask.
   bool Ask = std::getenv("SCOPEALLOC_COMPILER") ||
-             ToolChain::getTargetAndModeFromProgramName(S.CompilerName).TargetIsValid ||
-             Args.hasArg(options::OPT_target, options::OPT_m32, options::OPT_m16,
-                         options::OPT_mx32);
+             ToolChain::getTargetAndModeFromProgramName(S.CompilerName)
+                 .TargetIsValid ||
+             Args.hasArg(options::OPT_target, options::OPT_m32,
+                         options::OPT_m16, options::OPT_mx32);
   if (!Ask)
     return R;
   TargetInfo T = probeTarget(S, Args);
@@ -251,7 +255,8 @@ std::vector<std::string> linkFlags(const Settings &S, Compilation &Probe) {
     R = chooseRuntime(S, Args);
   std::string Path = runtimePath(S, R);
   auto Missing = [&] {
-    fail("missing " + Path + " (is ScopeAlloc installed under " + S.Prefix + "?)");
+    fail("missing " + Path + " (is ScopeAlloc installed under " + S.Prefix +
+         "?)");
   };
   switch (R.K) {
   case RuntimeChoice::None:
@@ -264,8 +269,9 @@ std::vector<std::string> linkFlags(const Settings &S, Compilation &Probe) {
   case RuntimeChoice::HostShared:
     if (!sys::fs::exists(Path))
       Missing();
-    Flags.insert(Flags.end(), {"-x", "none", "-L" + S.Prefix + "/lib",
-                               "-lscopealloc_rt", "-Wl,-rpath," + S.Prefix + "/lib"});
+    Flags.insert(Flags.end(),
+                 {"-x", "none", "-L" + S.Prefix + "/lib", "-lscopealloc_rt",
+                  "-Wl,-rpath," + S.Prefix + "/lib"});
     break;
   case RuntimeChoice::BareMetal:
     Flags.insert(Flags.end(), {"-x", "none", Path});

@@ -87,8 +87,8 @@ bool isSharedLink(const clang::driver::Command &Job);
 
 /// What a compile job writes besides its object.
 struct JobOptions {
-  bool KeepNames = false;    // -fno-discard-value-names
-  bool PoolUsage = false;    // -fstack-usage: a .pu beside the .su
+  bool KeepNames = false; // -fno-discard-value-names
+  bool PoolUsage = false; // -fstack-usage: a .pu beside the .su
 };
 JobOptions jobOptions(const Settings &S, clang::driver::Compilation &C);
 /// Adds the plugin and its options to the jobs that run LLVM, and takes the
@@ -99,8 +99,8 @@ void rewriteJobs(const Settings &S, const JobOptions &O,
 /// The target a link is for, as a compile with the same target flags sees
 /// it (Runtime.cpp).
 struct TargetInfo {
-  std::string Triple;             // empty: unknown (the probe failed)
-  std::string ABI;                // -target-abi
+  std::string Triple;                // empty: unknown (the probe failed)
+  std::string ABI;                   // -target-abi
   std::vector<std::string> Features; // -target-feature
 };
 TargetInfo probeTarget(const Settings &S, const llvm::opt::ArgList &Args);

@@ -105,8 +105,8 @@ static bool isCMakeProbe(ArrayRef<const char *> Argv) {
     if (Arg.starts_with("-"))
       continue;
     StringRef Name = sys::path::filename(Arg);
-    if ((Name.starts_with("CMake") && (Name.contains("CompilerId.") ||
-                                       Name.contains("CompilerABI."))) ||
+    if ((Name.starts_with("CMake") &&
+         (Name.contains("CompilerId.") || Name.contains("CompilerABI."))) ||
         InProbeDir(Arg))
       return true;
   }
@@ -121,8 +121,8 @@ void readSettings(Settings &S, int Argc, const char **Argv,
   S.Prefix = sys::path::parent_path(sys::path::parent_path(Self)).str();
   S.Plugin = S.Prefix + "/lib/ScopeAlloc.so";
   if (!sys::fs::exists(S.Plugin))
-    fail("missing " + S.Plugin + " (is ScopeAlloc installed under " +
-         S.Prefix + "?)");
+    fail("missing " + S.Plugin + " (is ScopeAlloc installed under " + S.Prefix +
+         "?)");
 
   const char *Compiler = std::getenv("SCOPEALLOC_COMPILER");
   S.CompilerName = Compiler && *Compiler ? Compiler : DefaultCompiler.str();

@@ -7,7 +7,7 @@
 #
 #   bash test/realworld/run.sh [options] [program...]
 #
-# programs: zlib bzip2 lua sqlite libpng (default: all)
+# programs: zlib bzip2 lua sqlite libpng libsodium zstd (default: all)
 # options:
 #   --prefix P   ScopeAlloc install prefix to use (default: $SCOPEALLOC_PREFIX,
 #                else build/install, refreshed first with scripts/build.sh)
@@ -32,7 +32,7 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
-all_programs="zlib bzip2 lua sqlite libpng"
+all_programs="zlib bzip2 lua sqlite libpng libsodium zstd"
 prefix=${SCOPEALLOC_PREFIX:-}
 work=$root/build/realworld
 jobs=$(nproc 2>/dev/null || echo 2)

@@ -71,6 +71,7 @@ fi
 
 packages=(
   llvm-19-dev clang-19 llvm-19-tools libclang-rt-19-dev lld-19  # LLVM 19 toolchain, lit tools, sanitizers
+  libclang-cpp19-dev libclang-19-dev                             # clang's Driver library: the scopealloc-clang driver
   cmake ninja-build g++ make python3                            # build
   python3-psutil                                                # lit's per-test timeout
   libgtest-dev                                                  # runtime unit tests

@@ -22,7 +22,8 @@
 # limit0+asan (the same with -fsanitize=address), limit0+lto and
 # limit0+thinlto (the same with -flto / -flto=thin: the pass runs in lld at
 # the link; zlib both, sqlite ThinLTO only); libpng only limit0, a
-# shared library with its version script (see libpng.sh). The checks of the limit-0
+# shared library with its version script (see libpng.sh); libsodium and
+# zstd only limit0, with their own build systems, assembly and checks. The checks of the limit-0
 # builds run with SCOPEALLOC_STATS=1; the table reports the largest workspace
 # peak over the program's processes and their allocations. Exits non-zero
 # when any check fails. Sources come only from apt (a deb-src entry is added

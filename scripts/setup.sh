@@ -84,6 +84,7 @@ packages=(
   qemu-system-arm                                               # runs the bare-metal demo, Cortex-M and AArch64 cross links
   qemu-system-misc                                              # runs the RISC-V (riscv32) cross links
   ccache                                                        # the wrappers' and scopealloc_enable's ccache tests
+  autoconf automake libtool meson file                          # build-system tests (test/buildsystems), libsodium and zstd's own checks
   mlir-19-tools libmlir-19-dev                                  # the MLIR route (mlir/): libMLIR, mlir-opt-19 for its tests
   libhalide14-0-dev                                             # Halide 14 client suite (test/halide): the generator links libHalide14
 )

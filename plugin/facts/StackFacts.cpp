@@ -3,6 +3,7 @@
 #include "FactsFormat.h"
 #include "OptionCategory.h"
 #include "Scope.h"
+#include "facts/LTODeferral.h"
 #include "support/Diagnostics.h"
 #include "transform/AllocaDemotion.h"
 
@@ -589,18 +590,14 @@ static bool isRecord(const Instruction &I) {
   return IA && StringRef(IA->getAsmString()).starts_with(AsmPrefix);
 }
 
-/// A module compiled for LTO, before the link: its functions are not final
-/// (cross-module inlining would copy records into their callers, and the
-/// link would reject a record naming an inlined-away function). The records
-/// of an LTO build must come from the run in the LTO backend.
-static bool isLTOPreLink(const Module &M) {
-  return M.getModuleFlag("EnableSplitLTOUnit") != nullptr;
-}
-
 StackFacts::StackFacts(Module &M, bool AtLink)
     : M(M), AtLink(AtLink),
       Enabled(targetTakesRecords(M) &&
-              (AtLink || (stackFactsRequested() && !isLTOPreLink(M)))) {}
+              (AtLink ||
+               // Before an LTO link functions are not final (cross-module
+               // inlining would copy records into their callers): the
+               // records of an LTO build come from the LTO backend.
+               (stackFactsRequested() && !isLTOPreLinkModule(M)))) {}
 
 void StackFacts::addDemotion(Function &F, const FunctionDemotion &D) {
   if (!Enabled || D.empty())

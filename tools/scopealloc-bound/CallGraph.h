@@ -92,6 +92,13 @@ std::string poolName(const std::string &Pool);
 /// Builds the graph of a linked image.
 CallGraph buildCallGraph(const Image &Img, const Settings &S);
 
+/// The call overhead, red zone and exception frame of the image's machine.
+void setMachineDefaults(const Image &Img, Settings &S);
+
+/// The graph, with warnings about what the image lacks (records, frame
+/// sizes, immediate binding): what the tool and its fuzz target bound.
+CallGraph analyzeImage(const Image &Img, const Settings &S);
+
 } // namespace bound
 } // namespace scopealloc
 

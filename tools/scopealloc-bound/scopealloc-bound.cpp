@@ -160,14 +160,7 @@ int main(int Argc, char **Argv) {
 
   if (!NoBuiltin)
     addBuiltinAssumptions(S);
-  if (Img->EMachine == ELF::EM_X86_64) {
-    S.CallOverhead = 8;
-    S.RedZone = 128;
-  } else if (Img->EMachine == ELF::EM_386) {
-    S.CallOverhead = 4;
-  } else if (Img->isARM() && !Img->Vectors.empty()) {
-    S.ExceptionFrame = 32; // Cortex-M: r0-r3, r12, lr, pc, xPSR
-  }
+  setMachineDefaults(*Img, S);
   if (!Config.empty())
     if (Error E = readConfig(Config, S))
       return fail(toString(std::move(E)));
@@ -194,21 +187,7 @@ int main(int Argc, char **Argv) {
   if (ExceptionFrame >= 0)
     S.ExceptionFrame = ExceptionFrame;
 
-  CallGraph G = buildCallGraph(*Img, S);
-  if (Img->Records.empty())
-    G.Warnings.push_back("no records in .scopealloc_facts: were the objects "
-                         "compiled through scopealloc-clang (or with "
-                         "-mllvm -scope-alloc-facts), and, under LTO, linked "
-                         "by lld with the plugin loaded?");
-  if (Img->StackSizes.empty())
-    G.Warnings.push_back("no .stack_sizes section: compile with "
-                         "-fstack-size-section");
-  if (Img->LazyBinding)
-    G.Warnings.push_back(
-        "lazy binding: the first call through each PLT slot runs the dynamic "
-        "linker's resolver on the caller's stack (glibc's saves the vector "
-        "registers: up to about 1-3 KiB on x86-64), which these bounds do "
-        "not count; link with -Wl,-z,now (or run with LD_BIND_NOW=1)");
+  CallGraph G = analyzeImage(*Img, S);
   Bounds B = computeBounds(G, S);
   if (!SuggestPolicy.empty())
     return suggestPolicy(outs(), SuggestPolicy, *Img, G, S) ? 0 : 1;

@@ -23,8 +23,8 @@ using namespace llvm;
 using namespace scopealloc::bound;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  MemoryBufferRef Buffer(
-      StringRef(reinterpret_cast<const char *>(Data), Size), "input");
+  MemoryBufferRef Buffer(StringRef(reinterpret_cast<const char *>(Data), Size),
+                         "input");
   Expected<Image> Img = readImage(Buffer);
   if (!Img) {
     consumeError(Img.takeError());

@@ -2,6 +2,7 @@
 #include "CallGraph.h"
 #include "FactsFormat.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -42,15 +43,14 @@ const char *Cause::kindName(KindTy K) {
 bool Cause::affectsStack() const { return Kind != DynamicPool; }
 
 bool Cause::affectsPool(const std::string &P) const {
-  switch (Kind) {
-  case DynamicPool:
+  if (Kind == DynamicPool)
     return Pool == P;
-  case IndirectCall:
-  case NoFacts:
-    return true; // unknown code could do anything
-  default:
-    return false; // Recursion: decided per pool by the bound computation
-  }
+  // Recursion: decided per pool by the bound computation.
+  return affectsEveryPool();
+}
+
+bool Cause::affectsEveryPool() const {
+  return Kind == IndirectCall || Kind == NoFacts; // unknown code
 }
 
 bool Node::isLeaf() const {
@@ -193,6 +193,18 @@ private:
     }
   }
 
+  /// The node standing for the address-taken functions of \p Type.
+  unsigned targetSet(StringRef Type, const std::vector<unsigned> &Targets) {
+    auto [It, New] = TargetSets.try_emplace(Type, 0);
+    if (New) {
+      It->second =
+          newNode("<indirect call targets of type " + Type.str() + ">", 0);
+      G.Nodes[It->second].TargetSet = true;
+      G.Nodes[It->second].Callees = Targets;
+    }
+    return It->second;
+  }
+
   void addCalls(unsigned I) {
     const FactsRecord &R = *G.Nodes[I].Facts;
     std::vector<unsigned> Callees;
@@ -200,6 +212,7 @@ private:
       if (std::optional<unsigned> Callee =
               resolve(C, C.Flags & facts::CallWeak))
         Callees.push_back(*Callee);
+    // After the direct calls, as each target used to be.
     for (const auto &[Type, Sites] : R.IndirectCalls) {
       auto It = ByType.find(Type);
       if (It == ByType.end()) {
@@ -209,14 +222,15 @@ private:
         G.Nodes[I].Causes.push_back(std::move(C));
         continue;
       }
-      append_range(Callees, It->second);
+      Callees.push_back(targetSet(Type, It->second));
     }
     std::vector<unsigned> &Out = G.Nodes[I].Callees;
+    DenseSet<unsigned> Seen;
     for (unsigned C : Callees)
-      if (!is_contained(Out, C))
+      if (Seen.insert(C).second)
         Out.push_back(C);
     for (unsigned C : Out)
-      if (!G.Nodes[C].Facts && !FirstCaller.count(C))
+      if (!G.Nodes[C].Facts && !G.Nodes[C].TargetSet && !FirstCaller.count(C))
         FirstCaller[C] = I;
   }
 
@@ -261,6 +275,8 @@ private:
 
   void addOwnUse(unsigned I) {
     Node &N = G.Nodes[I];
+    if (N.TargetSet)
+      return;
     if (!N.Facts) {
       N.Assumed = assumption(N, N.AssumedFrom);
       if (!N.Assumed) {
@@ -393,6 +409,7 @@ private:
   std::map<uint64_t, unsigned> ByAddress;
   StringMap<unsigned> Elsewhere;
   StringMap<std::vector<unsigned>> ByType;
+  StringMap<unsigned> TargetSets; ///< by type
   std::map<unsigned, unsigned> FirstCaller;
 };
 } // namespace

@@ -11,12 +11,12 @@
 # command that reproduces it.
 #
 #   bound.sh --fuzzer build/tools/scopealloc-bound/scopealloc-bound-fuzz \
-#            [--prefix P] [--runs 60000] [--seed 1] [--max-time 600] [--keep DIR]
+#            [--prefix P] [--runs 80000] [--seed 1] [--max-time 600] [--keep DIR]
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 fuzzer= prefix=${SCOPEALLOC_PREFIX:-$root/build/install}
-runs=60000 seed=1 max_time=600 keep=/tmp/scopealloc-fuzz-bound
+runs=80000 seed=1 max_time=600 keep=/tmp/scopealloc-fuzz-bound
 llvm_bin=${LLVM_BIN:-/usr/lib/llvm-19/bin}
 while [ $# -gt 0 ]; do
   case $1 in

@@ -5,7 +5,7 @@ Each mutant flips 1-4 bits of one image: half of the mutants in the ELF
 header and the section header table (where one flip moves a section's
 offset, size, link or name), the other half anywhere in the file. Every
 run must end with exit code 0 or 1; a failure must be one line on stderr,
-"scopealloc-bound: error: <file>: ...". A signal, an abort, an "LLVM
+"scopealloc-bound: error: <file>...". A signal, an abort, an "LLVM
 ERROR", a stack dump, a timeout or a multi-line error is a crash; crashing
 mutants are kept under --keep.
 
@@ -69,7 +69,7 @@ def classify(tool, path, timeout):
         return "crash (LLVM error)", err
     if p.returncode == 1:
         lines = [l for l in err.splitlines() if l.strip()]
-        prefix = "scopealloc-bound: error: %s: " % path
+        prefix = "scopealloc-bound: error: %s" % path
         if len(lines) != 1 or not lines[0].startswith(prefix):
             return "bad error message", err
         return "error", err

@@ -151,14 +151,17 @@ private:
     uint32_t Index = H.e_shstrndx;
     if (Index == ELF::SHN_XINDEX)
       Index = Sections[0].sh_link;
-    if (Index == ELF::SHN_UNDEF) // no names: nothing is found by name
+    if (Index == ELF::SHN_UNDEF) { // no names: nothing is found by name
+      Names.assign(Sections.size(), StringRef());
       return Error::success();
+    }
     if (Index >= Sections.size())
       return error("e_shstrndx: section name table index " + Twine(Index) +
                    " past the last section (" + Twine(Sections.size() - 1) +
                    ")");
     if (Expected<StringRef> Data = contents(Index); !Data)
-      return Data.takeError();
+      return error("section name table (e_shstrndx " + Twine(Index) +
+                   "): " + toString(Data.takeError()));
     Expected<StringRef> Table = EF.getStringTable(Sections[Index]);
     if (!Table)
       return sectionError(Index, "section name table (e_shstrndx): " +

@@ -16,7 +16,7 @@
 #define SCOPEALLOC_BOUND_CALLGRAPH_H
 
 #include "Image.h"
-#include "Settings.h"
+#include "BoundSettings.h"
 
 #include <cstdint>
 #include <map>

@@ -11,7 +11,7 @@
 #include "Check.h"
 #include "Image.h"
 #include "Output.h"
-#include "Settings.h"
+#include "BoundSettings.h"
 
 #include "llvm/Support/MemoryBufferRef.h"
 #include "llvm/Support/raw_ostream.h"

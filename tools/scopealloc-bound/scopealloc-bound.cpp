@@ -13,7 +13,7 @@
 #include "Check.h"
 #include "Image.h"
 #include "Output.h"
-#include "Settings.h"
+#include "BoundSettings.h"
 #include "Suggest.h"
 #include "TargetStack.h"
 

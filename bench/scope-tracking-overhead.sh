@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compile-time cost of the scope tracker (plugin/ScopeTracking.cpp), which
+# Compile-time cost of the scope tracker (plugin/passes/ScopeTracking.cpp), which
 # runs around every function pass: `opt -O2` with the plugin, tracker on vs
 # off (-scope-alloc-track-scopes=false), interleaved rounds, on
 #   - a real C++ translation unit without scopes (the plugin's own
@@ -18,8 +18,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 "$bin/clang++" -std=c++17 -O0 -Xclang -disable-O0-optnone -S -emit-llvm \
-  -I "$root/plugin" -I "$root/runtime/include" -I /usr/lib/llvm-19/include \
-  -fno-exceptions -fno-rtti -o "$work/real.ll" "$root/plugin/PolicyFile.cpp"
+  -I "$root/analysis" -I "$root/runtime/include" -I /usr/lib/llvm-19/include \
+  -fno-exceptions -fno-rtti -o "$work/real.ll" "$root/analysis/PolicyFile.cpp"
 python3 - "$work/scoped.ll" <<'PY'
 import sys
 out = open(sys.argv[1], "w")

@@ -2,6 +2,9 @@
 # ScopeAlloc pass and link the runtime. Included by ScopeAllocConfig.cmake;
 # usage is documented there.
 
+# The policy settings' keywords (generated from the settings table).
+include("${CMAKE_CURRENT_LIST_DIR}/ScopeAllocSettings.cmake")
+
 # Each `-mllvm <option>` pair is one SHELL: item, so that CMake's option
 # de-duplication cannot drop the second `-mllvm`.
 function(_scopealloc_add_mllvm target option)
@@ -247,8 +250,9 @@ function(_scopealloc_bound_check target policy tag)
 endfunction()
 
 function(scopealloc_enable target)
-  set(one_value POLICY TARGET_TAG MAX_STACK_ALLOCA FRAME_BUDGET DYNAMIC POOL REPORT_DIR
-                RUNTIME)
+  # The policy settings' keywords come from the settings table
+  # (ScopeAllocSettings.cmake, generated from analysis/PolicySettings.def).
+  set(one_value ${SCOPEALLOC_SETTINGS} REPORT_DIR RUNTIME)
   cmake_parse_arguments(PARSE_ARGV 1 SA "" "${one_value}" "OPTIONS")
   set(where "scopealloc_enable(${target})")
   if(NOT TARGET ${target})
@@ -273,21 +277,25 @@ function(scopealloc_enable target)
 
   # Values are checked here so that a typo fails at configure time, naming
   # the argument, rather than in every compile.
-  foreach(key IN ITEMS MAX_STACK_ALLOCA FRAME_BUDGET)
-    if(DEFINED SA_${key} AND NOT SA_${key} MATCHES "^[0-9]+$")
-      message(FATAL_ERROR "${where}: ${key} must be a number of bytes, not '${SA_${key}}'")
+  foreach(key IN LISTS SCOPEALLOC_SETTINGS)
+    if(NOT DEFINED SA_${key})
+      continue()
+    endif()
+    set(value "${SA_${key}}")
+    set(kind ${SCOPEALLOC_SETTING_VALUE_${key}})
+    if(kind STREQUAL "Bytes" AND NOT value MATCHES "^[0-9]+$")
+      message(FATAL_ERROR "${where}: ${key} must be a number of bytes, not '${value}'")
+    elseif(kind STREQUAL "Rule" AND NOT value MATCHES "^(keep|demote|reject)$")
+      message(FATAL_ERROR "${where}: ${key} must be keep, demote or reject, not '${value}'")
+    elseif(kind STREQUAL "Conflict" AND NOT value MATCHES "^(error|warn)$")
+      message(FATAL_ERROR "${where}: ${key} must be error or warn, not '${value}'")
+    elseif(kind STREQUAL "Pool" AND NOT value MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+      message(FATAL_ERROR "${where}: ${key} must be a C identifier, not '${value}'")
     endif()
   endforeach()
-  if(DEFINED SA_DYNAMIC AND NOT SA_DYNAMIC MATCHES "^(keep|demote|reject)$")
-    message(FATAL_ERROR "${where}: DYNAMIC must be keep, demote or reject, not '${SA_DYNAMIC}'")
-  endif()
   if(DEFINED SA_RUNTIME AND NOT SA_RUNTIME MATCHES "^(SHARED|STATIC|NONE)$")
     message(FATAL_ERROR "${where}: RUNTIME must be SHARED, STATIC or NONE, not '${SA_RUNTIME}'")
   endif()
-  if(DEFINED SA_POOL AND NOT SA_POOL MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
-    message(FATAL_ERROR "${where}: POOL must be a C identifier, not '${SA_POOL}'")
-  endif()
-
   set(depends "${SCOPEALLOC_PLUGIN}")
   if(DEFINED SA_POLICY)
     get_filename_component(policy "${SA_POLICY}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
@@ -316,19 +324,14 @@ function(scopealloc_enable target)
       "$<$<COMPILE_LANGUAGE:C,CXX>:SHELL:-Xclang -mllvm -Xclang -scope-alloc-facts>")
     _scopealloc_lto_link_options(${target} ${type})
   endif()
-  if(DEFINED SA_POLICY)
-    _scopealloc_add_mllvm(${target} "-scope-alloc-policy=${policy}")
-  endif()
-  if(DEFINED SA_TARGET_TAG)
-    _scopealloc_add_mllvm(${target} "-scope-alloc-target=${SA_TARGET_TAG}")
-  endif()
-  foreach(pair IN ITEMS MAX_STACK_ALLOCA:max-stack-alloca FRAME_BUDGET:frame-budget
-                        DYNAMIC:dynamic POOL:pool)
-    string(REPLACE ":" ";" pair "${pair}")
-    list(GET pair 0 key)
-    list(GET pair 1 option)
+  foreach(key IN LISTS SCOPEALLOC_SETTINGS)
+    if(key STREQUAL "POLICY")
+      set(value "${policy}") # made absolute above
+    else()
+      set(value "${SA_${key}}")
+    endif()
     if(DEFINED SA_${key})
-      _scopealloc_add_mllvm(${target} "-scope-alloc-${option}=${SA_${key}}")
+      _scopealloc_add_mllvm(${target} "-scope-alloc-${SCOPEALLOC_SETTING_KEY_${key}}=${value}")
     endif()
   endforeach()
   # Reports and remarks name variables by their IR value names, which clang

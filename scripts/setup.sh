@@ -71,6 +71,7 @@ fi
 
 packages=(
   llvm-19-dev clang-19 llvm-19-tools libclang-rt-19-dev lld-19  # LLVM 19 toolchain, lit tools, sanitizers
+  libclang-cpp19-dev libclang-19-dev                             # clang's Driver library: the scopealloc-clang driver
   cmake ninja-build g++ make python3                            # build
   python3-psutil                                                # lit's per-test timeout
   libgtest-dev                                                  # runtime unit tests
@@ -83,6 +84,7 @@ packages=(
   qemu-system-arm                                               # runs the bare-metal demo, Cortex-M and AArch64 cross links
   qemu-system-misc                                              # runs the RISC-V (riscv32) cross links
   ccache                                                        # the wrappers' and scopealloc_enable's ccache tests
+  autoconf automake libtool meson file                          # build-system tests (test/buildsystems), libsodium and zstd's own checks
   mlir-19-tools libmlir-19-dev                                  # the MLIR route (mlir/): libMLIR, mlir-opt-19 for its tests
   libhalide14-0-dev                                             # Halide 14 client suite (test/halide): the generator links libHalide14
 )

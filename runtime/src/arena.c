@@ -18,7 +18,7 @@ const char SCOPEALLOC_ABI_VERSION_SYMBOL = SCOPEALLOC_ABI_VERSION;
 /* What any failure in `pool` reports. Relaxed loads: for IN_USE the pool is
  * another thread's. Inlined: a frame of its own would count against the
  * stack that bare-metal bounds assume for the runtime
- * (plugin/FreestandingRuntimeStack.def). */
+ * (analysis/FreestandingRuntimeStack.def). */
 static inline __attribute__((always_inline)) void
 sa_fill(scopealloc_failure *f, const scopealloc_pool *pool, const char *name,
         const char *reason, size_t size, size_t align, const void *mark,
@@ -91,6 +91,15 @@ void sa_release_or_fail(scopealloc_pool *pool, const char *name, void *mark,
                         const void *caller) {
   if (!mark)
     mark = pool->base;
-  if (!sa_release(pool, mark))
-    sa_fail(pool, name, SCOPEALLOC_REASON_BAD_RELEASE, 0, 0, mark, caller);
+  if (sa_release(pool, mark))
+    return;
+  /* Inside the pool but above the top: the frame is gone already, or it is
+   * another context's that shares this arena (fibers switching stacks
+   * without switching arenas), whose release has just freed it under us. */
+  char *at = (char *)mark;
+  int above = at > pool->cur && at <= pool->reserve_end;
+  sa_fail(pool, name,
+          above ? SCOPEALLOC_REASON_RELEASE_ABOVE_TOP
+                : SCOPEALLOC_REASON_BAD_RELEASE,
+          0, 0, mark, caller);
 }

@@ -108,19 +108,25 @@ static void sa_print_failure(const scopealloc_failure *f) {
     sa_print_partition_failure(f);
     return;
   }
-  if (f->reason && strcmp(f->reason, SCOPEALLOC_REASON_BAD_RELEASE) == 0) {
+  if (sa_is(f, SCOPEALLOC_REASON_BAD_RELEASE) ||
+      sa_is(f, SCOPEALLOC_REASON_RELEASE_ABOVE_TOP)) {
     fprintf(stderr,
             "scopealloc: pool '%s': %s (mark %p; %zu bytes in use, "
             "capacity %zu)\n",
             f->pool, f->reason, f->mark, f->capacity - f->available,
             f->capacity);
     sa_print_caller(f->caller);
+    if (sa_is(f, SCOPEALLOC_REASON_RELEASE_ABOVE_TOP))
+      fprintf(stderr, "scopealloc:   the frame was released already, or it "
+                      "belongs to another fiber or ucontext that shares this "
+                      "arena (scopealloc_arena_switch, docs/fibers.md)\n");
     return;
   }
   /* Misuse of a fiber arena (destroy, switch): no request to describe. */
   if (f->reason && f->requested == 0 && !f->mark &&
       (strcmp(f->reason, SCOPEALLOC_REASON_ARENA_CURRENT) == 0 ||
        strcmp(f->reason, SCOPEALLOC_REASON_ARENA_NOT_EMPTY) == 0 ||
+       strcmp(f->reason, SCOPEALLOC_REASON_ARENA_DESTROYED) == 0 ||
        strcmp(f->reason, SCOPEALLOC_REASON_IN_USE) == 0)) {
     fprintf(stderr,
             "scopealloc: pool '%s': %s (%zu bytes in use, peak %zu, "

@@ -425,8 +425,37 @@ typedef struct sa_fiber_hooks {
   void (*thread_exit)(void);
   void (*totals_add)(scopealloc_stats *s);
   void (*after_fork_child)(void);
+  /* In a thread's first-allocation path, before it makes the thread's own
+   * arena: maps a fiber arena switched in unmapped (0: none is switched
+   * in; 1: mapped; -1: the system refused). */
+  int (*map_switched_in)(void);
 } sa_fiber_hooks;
 SA_HIDDEN void sa_thread_arena_set_fiber_hooks(const sa_fiber_hooks *hooks);
+
+/* fiber.c, for ucontext.c (the shared runtime's interposition of
+ * makecontext, getcontext, swapcontext and setcontext): the table from a
+ * ucontext_t to the arena its code runs on. `ucp` is a ucontext_t *.
+ *  sa_context_make     makecontext: a new arena (mapped at its first
+ *                      allocation) for the context; `start` (malloc'ed,
+ *                      or NULL) is freed if the context is overwritten
+ *                      before it starts.
+ *  sa_context_started  the made context's first instruction: frees start.
+ *  sa_context_saved    getcontext: resuming `ucp` returns to the current
+ *                      arena.
+ *  sa_context_switch   swapcontext (save: oucp) and setcontext (save:
+ *                      NULL): associates `save` with the current arena and
+ *                      switches to `to`'s; returns the arena left, for
+ *                      sa_context_restore should the switch fail.
+ *  sa_context_finish   a made context's function returned: it is done, and
+ *                      glibc resumes `link` (uc_link; NULL: none). */
+SA_HIDDEN void sa_context_make(const void *ucp, void *start);
+SA_HIDDEN void sa_context_started(const void *ucp, void *start);
+SA_HIDDEN void sa_context_saved(const void *ucp);
+SA_HIDDEN scopealloc_arena *sa_context_switch(const void *save, const void *to,
+                                              const void *caller);
+SA_HIDDEN void sa_context_restore(scopealloc_arena *prev, const void *caller);
+SA_HIDDEN void sa_context_finish(const void *made, const void *link,
+                                 const void *caller);
 #endif
 
 #endif /* SCOPEALLOC_INTERNAL_H */

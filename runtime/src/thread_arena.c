@@ -405,6 +405,17 @@ static SA_COLD void sa_thread_arena_create(size_t size, size_t align,
     sa_critical_leave(&old);
     return;
   }
+  /* A fiber arena switched in before its first allocation is mapped, not
+   * replaced by the thread's own. */
+  const sa_fiber_hooks *fiber = SA_LOAD(&sa_fiber);
+  int fiber_arena = fiber ? fiber->map_switched_in() : 0;
+  if (fiber_arena) {
+    sa_critical_leave(&old);
+    if (fiber_arena < 0)
+      sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_NO_MEMORY, size, align, 0,
+              caller);
+    return;
+  }
   pthread_once(&sa_once, sa_init_once);
   size_t reserve;
   int chosen = sa_reserve_size(&reserve);

@@ -155,15 +155,15 @@ while IFS='|' read -r name dir qemu rom ram flags; do
   has "$hist" '<__scopealloc_alloc>' || fail "$name: histogram's buffer was not demoted"
   has "$frame" '<__scopealloc_pool_alloc>' || fail "$name: frame_sum's frame is not from its pool"
   # The stack the LTO stack-bound fit assumes for this runtime
-  # (plugin/FreestandingRuntimeStack.def) covers its worst case.
+  # (analysis/FreestandingRuntimeStack.def) covers its worst case.
   case $("$llvm/llvm-readelf" -h "$name/prog.elf" | awk -F: '/Machine:/ {print $2}' | xargs) in
     ARM) arch=thumb ;;
     AArch64) arch=aarch64 ;;
     RISC-V) arch=riscv32 ;;
-    *) fail "$name: no architecture for plugin/FreestandingRuntimeStack.def" ;;
+    *) fail "$name: no architecture for analysis/FreestandingRuntimeStack.def" ;;
   esac
-  assumed=$(sed -n "s/^SA_RUNTIME_STACK($arch, *\([0-9]*\)).*/\1/p" "$root/plugin/FreestandingRuntimeStack.def")
-  [ -n "$assumed" ] || fail "$name: plugin/FreestandingRuntimeStack.def has no line for $arch"
+  assumed=$(sed -n "s/^SA_RUNTIME_STACK($arch, *\([0-9]*\)).*/\1/p" "$root/analysis/FreestandingRuntimeStack.def")
+  [ -n "$assumed" ] || fail "$name: analysis/FreestandingRuntimeStack.def has no line for $arch"
   worst=0
   for entry in __scopealloc_alloc __scopealloc_mark __scopealloc_release \
                __scopealloc_pool_alloc __scopealloc_pool_mark __scopealloc_pool_release; do
@@ -173,7 +173,7 @@ while IFS='|' read -r name dir qemu rom ram flags; do
     [ "$bytes" -le "$worst" ] || worst=$bytes
   done
   [ "$worst" -le "$assumed" ] ||
-    fail "$name: the runtime's entry points take up to $worst bytes of stack, over the $assumed the fit assumes for $arch (plugin/FreestandingRuntimeStack.def)"
+    fail "$name: the runtime's entry points take up to $worst bytes of stack, over the $assumed the fit assumes for $arch (analysis/FreestandingRuntimeStack.def)"
   echo "  runtime entry points: at most $worst bytes of stack (the fit assumes $assumed)"
 
   # 4. Run it.

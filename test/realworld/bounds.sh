@@ -43,28 +43,19 @@ jobs=$(nproc 2>/dev/null || echo 2)
 update_doc=0
 src_dir=
 no_build=0
+. "$here/args.sh"
+rw_parse_args bounds.sh "$@"
+set -- "${rw_rest[@]}"
 while [ $# -gt 0 ]; do
   case $1 in
-    --prefix) prefix=$2; shift 2 ;;
-    --prefix=*) prefix=${1#*=}; shift ;;
-    --work) work=$2; shift 2 ;;
-    --work=*) work=${1#*=}; shift ;;
-    --jobs) jobs=$2; shift 2 ;;
-    --jobs=*) jobs=${1#*=}; shift ;;
     --src) src_dir=$2; shift 2 ;;
     --src=*) src_dir=${1#*=}; shift ;;
     --update-doc) update_doc=1; shift ;;
     --no-build) no_build=1; shift ;;
-    -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "bounds.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-prefix=$(cd "$prefix" 2>/dev/null && pwd) || { echo "bounds.sh: no install prefix $prefix" >&2; exit 1; }
-for f in bin/scopealloc-clang bin/scopealloc-bound lib/ScopeAlloc.so; do
-  [ -e "$prefix/$f" ] || { echo "bounds.sh: $prefix/$f missing (install ScopeAlloc there first)" >&2; exit 1; }
-done
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
+rw_check_prefix bounds.sh bin/scopealloc-clang bin/scopealloc-bound lib/ScopeAlloc.so
 export RW_ROOT=$root RW_PREFIX=$prefix RW_WORK=$work RW_JOBS=$jobs RW_SRC=${src_dir:-$work/src}
 mkdir -p "$RW_SRC"
 . "$here/common.sh"

@@ -7,7 +7,7 @@
 #
 #   bash test/realworld/run.sh [options] [program...]
 #
-# programs: zlib bzip2 lua sqlite libpng (default: all)
+# programs: zlib bzip2 lua sqlite libpng libsodium zstd (default: all)
 # options:
 #   --prefix P   ScopeAlloc install prefix to use (default: $SCOPEALLOC_PREFIX,
 #                else build/install, refreshed first with scripts/build.sh)
@@ -22,7 +22,8 @@
 # limit0+asan (the same with -fsanitize=address), limit0+lto and
 # limit0+thinlto (the same with -flto / -flto=thin: the pass runs in lld at
 # the link; zlib both, sqlite ThinLTO only); libpng only limit0, a
-# shared library with its version script (see libpng.sh). The checks of the limit-0
+# shared library with its version script (see libpng.sh); libsodium and
+# zstd only limit0, with their own build systems, assembly and checks. The checks of the limit-0
 # builds run with SCOPEALLOC_STATS=1; the table reports the largest workspace
 # peak over the program's processes and their allocations. Exits non-zero
 # when any check fails. Sources come only from apt (a deb-src entry is added
@@ -32,31 +33,25 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
-all_programs="zlib bzip2 lua sqlite libpng"
+all_programs="zlib bzip2 lua sqlite libpng libsodium zstd"
 prefix=${SCOPEALLOC_PREFIX:-}
 work=$root/build/realworld
 jobs=$(nproc 2>/dev/null || echo 2)
 asan=1
 lto=1
 programs=""
-while [ $# -gt 0 ]; do
-  case $1 in
-    --prefix) prefix=$2; shift 2 ;;
-    --prefix=*) prefix=${1#*=}; shift ;;
-    --work) work=$2; shift 2 ;;
-    --work=*) work=${1#*=}; shift ;;
-    --jobs) jobs=$2; shift 2 ;;
-    --jobs=*) jobs=${1#*=}; shift ;;
-    --no-asan) asan=0; shift ;;
-    --no-lto) lto=0; shift ;;
-    -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+. "$here/args.sh"
+rw_parse_args run.sh "$@"
+for arg in ${rw_rest[@]+"${rw_rest[@]}"}; do
+  case $arg in
+    --no-asan) asan=0 ;;
+    --no-lto) lto=0 ;;
+    -*) echo "run.sh: unknown option $arg" >&2; exit 2 ;;
     *)
       case " $all_programs " in
-        *" $1 "*) programs="$programs $1" ;;
-        *) echo "run.sh: unknown program '$1' (known: $all_programs)" >&2; exit 2 ;;
-      esac
-      shift ;;
+        *" $arg "*) programs="$programs $arg" ;;
+        *) echo "run.sh: unknown program '$arg' (known: $all_programs)" >&2; exit 2 ;;
+      esac ;;
   esac
 done
 programs=${programs:-$all_programs}
@@ -66,12 +61,7 @@ if [ -z "$prefix" ]; then
   echo "[realworld] refreshing ScopeAlloc in $prefix (scripts/build.sh)" >&2
   bash "$root/scripts/build.sh" >&2 || { echo "[realworld] error: scripts/build.sh failed" >&2; exit 1; }
 fi
-prefix=$(cd "$prefix" 2>/dev/null && pwd) || { echo "[realworld] error: no install prefix $prefix" >&2; exit 1; }
-for f in bin/scopealloc-clang lib/ScopeAlloc.so lib/libscopealloc_rt.a; do
-  [ -e "$prefix/$f" ] || { echo "[realworld] error: $prefix/$f missing (install ScopeAlloc there first)" >&2; exit 1; }
-done
-
-mkdir -p "$work"
+rw_check_prefix run.sh bin/scopealloc-clang lib/ScopeAlloc.so lib/libscopealloc_rt.a
 work=$(cd "$work" && pwd)
 export RW_ROOT=$root RW_PREFIX=$prefix RW_WORK=$work RW_JOBS=$jobs
 export RW_RUN_ID="$$-$(date +%s)"

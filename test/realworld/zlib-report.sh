@@ -28,24 +28,10 @@ root=$(cd "$here/../.." && pwd)
 prefix=${SCOPEALLOC_PREFIX:-$root/build/install}
 work=$root/build/report-zlib
 jobs=$(nproc 2>/dev/null || echo 2)
-while [ $# -gt 0 ]; do
-  case $1 in
-    --prefix) prefix=$2; shift 2 ;;
-    --prefix=*) prefix=${1#*=}; shift ;;
-    --work) work=$2; shift 2 ;;
-    --work=*) work=${1#*=}; shift ;;
-    --jobs) jobs=$2; shift 2 ;;
-    --jobs=*) jobs=${1#*=}; shift ;;
-    -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "zlib-report.sh: unknown argument $1" >&2; exit 2 ;;
-  esac
-done
-prefix=$(cd "$prefix" 2>/dev/null && pwd) || { echo "zlib-report.sh: no install prefix $prefix" >&2; exit 1; }
-for f in bin/scopealloc-clang bin/scopealloc-report lib/ScopeAlloc.so; do
-  [ -e "$prefix/$f" ] || { echo "zlib-report.sh: $prefix/$f missing (install ScopeAlloc there first)" >&2; exit 1; }
-done
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
+. "$here/args.sh"
+rw_parse_args zlib-report.sh "$@"
+[ ${#rw_rest[@]} -eq 0 ] || { echo "zlib-report.sh: unknown argument ${rw_rest[0]}" >&2; exit 2; }
+rw_check_prefix zlib-report.sh bin/scopealloc-clang bin/scopealloc-report lib/ScopeAlloc.so
 export RW_ROOT=$root RW_PREFIX=$prefix RW_WORK=$work RW_JOBS=$jobs
 . "$here/common.sh"
 

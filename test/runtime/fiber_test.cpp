@@ -267,6 +267,99 @@ TEST(FiberArenaDeathTest, DestroyMessageNamesTheArena) {
       "holds allocations \\(100 bytes in use, peak 100, capacity 65536\\)");
 }
 
+// A destroyed arena's header is kept (quarantined, never freed): using it
+// again is reported naming it, instead of reading freed memory.
+TEST(FiberArena, DestroyingTwiceIsReported) {
+  scopealloc_arena *a = scopealloc_arena_create(64 * KiB);
+  ASSERT_NE(a, nullptr);
+  scopealloc_stats s;
+  scopealloc_arena_stats(a, &s);
+  std::string name = s.name;
+  scopealloc_arena_destroy(a);
+  scopealloc_failure f;
+  ASSERT_TRUE(CatchFailure([a] { scopealloc_arena_destroy(a); }, &f));
+  EXPECT_STREQ(f.reason, SCOPEALLOC_REASON_ARENA_DESTROYED);
+  EXPECT_EQ(std::string(f.pool), name);
+  ASSERT_TRUE(CatchFailure([a] { scopealloc_arena_stats(a, nullptr); }, &f));
+  EXPECT_STREQ(f.reason, SCOPEALLOC_REASON_ARENA_DESTROYED);
+}
+
+TEST(FiberArena, SwitchingToADestroyedArenaIsReported) {
+  scopealloc_arena *a = scopealloc_arena_create(64 * KiB);
+  ASSERT_NE(a, nullptr);
+  scopealloc_arena_destroy(a);
+  scopealloc_failure f;
+  ASSERT_TRUE(CatchFailure([a] { scopealloc_arena_switch(a); }, &f));
+  EXPECT_STREQ(f.reason, SCOPEALLOC_REASON_ARENA_DESTROYED);
+  EXPECT_EQ(std::string(f.pool).rfind("workspace/fiber", 0), 0u);
+  // Nothing changed: the thread is still on its own arena.
+  EXPECT_EQ(scopealloc_arena_current(), nullptr);
+  Frame still(100, 'x');
+  EXPECT_TRUE(still.Holds('x'));
+}
+
+// Still detected after many more arenas came and went, as long as fewer
+// than the quarantine's length were destroyed since.
+TEST(FiberArena, DestroyedArenaStaysDetectableAmidChurn) {
+  scopealloc_arena *a = scopealloc_arena_create(64 * KiB);
+  scopealloc_arena_destroy(a);
+  for (int i = 0; i < 32; i++)
+    scopealloc_arena_destroy(scopealloc_arena_create(64 * KiB));
+  scopealloc_failure f;
+  ASSERT_TRUE(CatchFailure([a] { scopealloc_arena_switch(a); }, &f));
+  EXPECT_STREQ(f.reason, SCOPEALLOC_REASON_ARENA_DESTROYED);
+}
+
+TEST(FiberArenaDeathTest, DoubleDestroyMessageNamesTheArena) {
+  EXPECT_DEATH(
+      {
+        scopealloc_arena *a = scopealloc_arena_create(64 * KiB);
+        scopealloc_arena_destroy(a);
+        scopealloc_arena_destroy(a);
+      },
+      "scopealloc: pool 'workspace/fiber[0-9]+': arena used after it was "
+      "destroyed \\(0 bytes in use, peak 0, capacity 65536\\)");
+}
+
+// Two contexts sharing one arena (fibers switching stacks without
+// switching arenas): the first one's release frees the second's frame,
+// whose own release then finds its mark above the top.
+TEST(FiberArena, ReleaseAboveTheTopIsReported) {
+  scopealloc_arena *a = scopealloc_arena_create(64 * KiB);
+  scopealloc_arena_switch(a);
+  void *first = __scopealloc_mark();
+  __scopealloc_alloc(1000, 16);
+  void *second = __scopealloc_mark();
+  __scopealloc_alloc(2000, 16);
+  __scopealloc_release(first);
+  scopealloc_failure f;
+  ASSERT_TRUE(CatchFailure([second] { __scopealloc_release(second); }, &f));
+  EXPECT_STREQ(f.reason, SCOPEALLOC_REASON_RELEASE_ABOVE_TOP);
+  EXPECT_EQ(f.mark, second);
+  EXPECT_EQ(std::string(f.pool).rfind("workspace/fiber", 0), 0u);
+  // A mark outside the arena is still a bad release.
+  char outside;
+  ASSERT_TRUE(CatchFailure([&] { __scopealloc_release(&outside); }, &f));
+  EXPECT_STREQ(f.reason, SCOPEALLOC_REASON_BAD_RELEASE);
+  scopealloc_arena_switch(nullptr);
+  scopealloc_arena_destroy(a);
+}
+
+TEST(FiberArenaDeathTest, ReleaseAboveTheTopMessage) {
+  EXPECT_DEATH(
+      {
+        void *first = __scopealloc_mark();
+        __scopealloc_alloc(1000, 16);
+        void *second = __scopealloc_mark();
+        __scopealloc_alloc(2000, 16);
+        __scopealloc_release(first);
+        __scopealloc_release(second);
+      },
+      "scopealloc: pool 'workspace': release of a mark above the top "
+      "\\(mark 0x[0-9a-f]+; [0-9]+ bytes in use, capacity [0-9]+\\)(.|\n)*"
+      "belongs to another fiber or ucontext that shares this arena");
+}
+
 // One thread at a time: a switch to an arena another thread has in is
 // reported; once that thread switches it out, the arena may move.
 TEST(FiberArena, AnotherThreadsArenaIsInUseUntilParked) {

@@ -230,7 +230,8 @@ TEST(ThreadArena, ReleaseAboveTheTopIsReported) {
       scopealloc_failure f;
       ASSERT_TRUE(CatchFailure([&] { __scopealloc_release(bad); }, &f));
       EXPECT_STREQ(f.pool, "workspace");
-      EXPECT_STREQ(f.reason, SCOPEALLOC_REASON_BAD_RELEASE);
+      EXPECT_STREQ(f.reason, bad > top ? SCOPEALLOC_REASON_RELEASE_ABOVE_TOP
+                                       : SCOPEALLOC_REASON_BAD_RELEASE);
       EXPECT_EQ(f.mark, bad);
       EXPECT_EQ(__scopealloc_tls_pool.cur, top);
     }

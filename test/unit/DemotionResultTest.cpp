@@ -5,9 +5,9 @@
 // IR, and the resume points follow the calls it names.
 //
 //===----------------------------------------------------------------------===//
-#include "AllocaDemotion.h"
 #include "IRParsing.h"
-#include "ResumePoints.h"
+#include "transform/AllocaDemotion.h"
+#include "transform/ResumePoints.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -371,7 +371,7 @@ declare void @llvm.stackrestore.p0(ptr)
   auto Changes = T.D.defaultPoolChanges();
   // The frame, the VLA, the stackrestore and the ret's release.
   ASSERT_EQ(Changes.size(), 4u);
-  restoreArenaAtResumePoints(*T.F, T.D);
+  restoreArenaAtResumePoints(*T.F, T.D.defaultPoolChanges());
   EXPECT_FALSE(verifyFunction(*T.F, &errs()));
   for (auto [Call, ReleasedTo] : Changes) {
     Instruction *Next = Call->getNextNode();

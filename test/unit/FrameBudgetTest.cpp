@@ -1,5 +1,5 @@
 //===- FrameBudgetTest.cpp - Ranking for the frame budget -----------------===//
-#include "FrameBudget.h"
+#include "placement/FrameBudget.h"
 #include "IRParsing.h"
 
 using namespace llvm;

@@ -1,5 +1,5 @@
 //===- FrameLayoutTest.cpp - layoutFrame on parsed IR ---------------------===//
-#include "FrameLayout.h"
+#include "placement/FrameLayout.h"
 #include "IRParsing.h"
 
 #include "llvm/ADT/STLExtras.h"

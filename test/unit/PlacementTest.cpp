@@ -1,5 +1,5 @@
 //===- PlacementTest.cpp - The placement rules as functions ---------------===//
-#include "Placement.h"
+#include "placement/Placement.h"
 #include "IRParsing.h"
 
 #include "llvm/IR/DiagnosticInfo.h"
@@ -40,6 +40,7 @@ TEST(PlacementRules, NamesAreTheRemarkRules) {
   EXPECT_EQ(ruleName(PlacementRule::WithinLimit), "within-limit");
   EXPECT_EQ(ruleName(PlacementRule::OverBudget), "over-budget");
   EXPECT_EQ(ruleName(PlacementRule::WithDynamic), "with-dynamic");
+  EXPECT_EQ(ruleName(PlacementRule::FitStackBound), "fit-stack-bound");
   // The decision's rule reads as its name where text is wanted.
   AllocaDecision D{nullptr, Scope()};
   D.Rule = PlacementRule::OverBudget;

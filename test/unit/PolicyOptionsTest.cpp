@@ -1,9 +1,9 @@
 //===- PolicyOptionsTest.cpp - Options, pass parameters, setting values ---===//
-#include "PolicyOptions.h"
+#include "policy/PolicyOptions.h"
 #include "IRParsing.h"
 #include "OptionSet.h"
 #include "Scope.h"
-#include "StackPolicy.h"
+#include "policy/StackPolicy.h"
 
 using namespace llvm;
 using namespace scopealloc;
@@ -121,12 +121,13 @@ TEST(PassParameters, ErrorsNameParameterAndPass) {
   EXPECT_EQ(message(parsePolicyParameters("limt=0", "scope-alloc")),
             "invalid parameter 'limt=0' of pass scope-alloc: unknown "
             "parameter 'limt' (expected limit, frame-budget, dynamic, pool, "
-            "target, policy or address-space-scopes) (did you mean "
-            "'limit'?)");
+            "stack-scope-over-budget, address-space-scopes, target or "
+            "policy) (did you mean 'limit'?)");
   EXPECT_EQ(message(parsePolicyParameters("limit=0;budget", "scope-alloc")),
             "invalid parameter 'budget' of pass scope-alloc: expected "
-            "<name>=<value> (limit, frame-budget, dynamic, pool, target, "
-            "policy or address-space-scopes)");
+            "<name>=<value> (limit, frame-budget, dynamic, pool, "
+            "stack-scope-over-budget, address-space-scopes, target or "
+            "policy)");
   EXPECT_EQ(
       message(parsePolicyParameters("frame-budget=x", "scope-alloc-promote")),
       "invalid parameter 'frame-budget=x' of pass scope-alloc-promote: "

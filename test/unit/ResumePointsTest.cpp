@@ -1,5 +1,5 @@
 //===- ResumePointsTest.cpp - Finding where execution resumes -------------===//
-#include "ResumePoints.h"
+#include "transform/ResumePoints.h"
 #include "IRParsing.h"
 
 using namespace llvm;

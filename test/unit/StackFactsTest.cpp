@@ -5,10 +5,10 @@
 // spells structures out so that modules agree; recordAssembly's header.
 //
 //===----------------------------------------------------------------------===//
-#include "StackFacts.h"
-#include "AllocaDemotion.h"
+#include "facts/StackFacts.h"
 #include "FactsFormat.h"
 #include "IRParsing.h"
+#include "transform/AllocaDemotion.h"
 
 #include "llvm/IR/Module.h"
 

@@ -1,5 +1,5 @@
 //===- StackPolicyTest.cpp - The layers of the stack policy ---------------===//
-#include "StackPolicy.h"
+#include "policy/StackPolicy.h"
 #include "IRParsing.h"
 #include "OptionSet.h"
 

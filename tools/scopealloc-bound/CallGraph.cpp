@@ -1,11 +1,11 @@
 //===- CallGraph.cpp - Functions, calls and entry points of an image ------===//
 #include "CallGraph.h"
 #include "FactsFormat.h"
+#include "TargetStack.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -419,14 +419,12 @@ CallGraph buildCallGraph(const Image &Img, const Settings &S) {
 }
 
 void setMachineDefaults(const Image &Img, Settings &S) {
-  if (Img.EMachine == ELF::EM_X86_64) {
-    S.CallOverhead = 8;
-    S.RedZone = 128;
-  } else if (Img.EMachine == ELF::EM_386) {
-    S.CallOverhead = 4;
-  } else if (Img.isARM() && !Img.Vectors.empty()) {
-    S.ExceptionFrame = 32; // Cortex-M: r0-r3, r12, lr, pc, xPSR
-  }
+  TargetStack Target = targetStack(
+      archOfELFMachine(Img.EMachine, Img.AddressSize == 8), Img.AddressSize);
+  S.CallOverhead = Target.CallOverhead;
+  S.RedZone = Target.RedZone;
+  if (!Img.Vectors.empty()) // exceptions taken on the program's stack
+    S.ExceptionFrame = Target.ExceptionFrame;
 }
 
 CallGraph analyzeImage(const Image &Img, const Settings &S) {

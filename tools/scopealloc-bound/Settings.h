@@ -73,7 +73,7 @@ llvm::Error readPolicy(llvm::StringRef Path, llvm::StringRef Tag,
 
 /// Adds what target \p T of policy file \p Path declares to \p S (later
 /// targets override earlier ones). The stack-bound fit of the pass
-/// (plugin/BoundFit.h) reads the targets in force through it too.
+/// (plugin/placement/BoundFit.h) reads the targets in force through it too.
 void addTargetBounds(const PolicyTarget &T, llvm::StringRef Path, Settings &S);
 
 /// Whether \p S holds a bound that --check enforces from a policy.

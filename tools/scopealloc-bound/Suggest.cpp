@@ -3,6 +3,7 @@
 #include "Check.h"
 #include "FactsFormat.h"
 #include "PolicyFile.h"
+#include "scopealloc/abi_constants.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -194,9 +195,9 @@ private:
     }
     bool Default = Pool == "workspace";
     for (const char *Fn :
-         {Default ? "__scopealloc_mark" : "__scopealloc_pool_mark",
-          Default ? "__scopealloc_alloc" : "__scopealloc_pool_alloc",
-          Default ? "__scopealloc_release" : "__scopealloc_pool_release"})
+         {Default ? SCOPEALLOC_SYM_MARK : SCOPEALLOC_SYM_POOL_MARK,
+          Default ? SCOPEALLOC_SYM_ALLOC : SCOPEALLOC_SYM_POOL_ALLOC,
+          Default ? SCOPEALLOC_SYM_RELEASE : SCOPEALLOC_SYM_POOL_RELEASE})
       if (auto It = ByName.find(Fn);
           It != ByName.end() && !is_contained(Nd.Callees, It->second))
         Nd.Callees.push_back(It->second);

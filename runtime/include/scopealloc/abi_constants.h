@@ -1,5 +1,5 @@
 /* The runtime ABI in one place: the constants that the C runtime
- * (<scopealloc/abi.h>) and the compiler plugin (plugin/RuntimeABI.cpp,
+ * (<scopealloc/abi.h>) and the compiler plugin (plugin/transform/RuntimeABI.cpp,
  * WorkspacePromotion.cpp) must agree on. Plain #defines, so that C and C++
  * include it alike; abi.h ties the field indices to the struct with
  * static assertions. */

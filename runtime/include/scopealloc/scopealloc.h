@@ -209,6 +209,14 @@ typedef struct scopealloc_failure {
   "arena destroyed while a thread has it switched in"
 #define SCOPEALLOC_REASON_ARENA_NOT_EMPTY                                      \
   "arena destroyed while it holds allocations"
+/* A release to a mark above the pool's top: its frame was released already
+ * (LIFO order broken), or it belongs to another fiber or context that
+ * shares the arena. Reported by the calls, not by the inline fast path. */
+#define SCOPEALLOC_REASON_RELEASE_ABOVE_TOP "release of a mark above the top"
+/* scopealloc_arena_destroy, _switch or _stats on an arena already
+ * destroyed (or on something that never was an arena). */
+#define SCOPEALLOC_REASON_ARENA_DESTROYED                                      \
+  "arena used after it was destroyed"
 
 /* Called when a request cannot be served. The default prints the failure to
  * stderr, with the caller's function when the dynamic symbol table names it
@@ -287,8 +295,12 @@ int scopealloc_set_exact_stats(int exact) SCOPEALLOC_NOTHROW;
 /* The default pool is one LIFO arena per thread. Fibers or stackful
  * coroutines (ucontext, boost.context, a scheduler's own stacks) that take
  * turns on one thread would share it, and one fiber's release would free
- * the buffers another still uses. Give each fiber an arena of its own and
- * switch the thread to it right before switching to the fiber:
+ * the buffers another still uses. The shared runtime interposes
+ * makecontext, getcontext, swapcontext and setcontext and gives each
+ * ucontext context an arena of its own ("workspace/ucontext<N>",
+ * docs/fibers.md). Elsewhere (the static runtime, other stack switchers)
+ * give each fiber an arena of its own and switch the thread to it right
+ * before switching to the fiber:
  *
  *   scopealloc_arena *arena = scopealloc_arena_create(0);  // per fiber
  *   ...
@@ -329,7 +341,10 @@ scopealloc_arena *scopealloc_arena_current(void) SCOPEALLOC_NOTHROW;
 /* Returns the arena's memory. It must be empty and switched in by no
  * thread: anything else is reported through the exhaustion handler
  * (SCOPEALLOC_REASON_ARENA_NOT_EMPTY, SCOPEALLOC_REASON_ARENA_CURRENT) and
- * the arena is left alone. NULL is ignored. */
+ * the arena is left alone. NULL is ignored. Destroying it again, or
+ * switching to it or asking its statistics afterwards, is reported
+ * (SCOPEALLOC_REASON_ARENA_DESTROYED): its header is kept until 64 newer
+ * arenas were destroyed. */
 void scopealloc_arena_destroy(scopealloc_arena *arena) SCOPEALLOC_NOTHROW;
 /* The arena's statistics, wherever it is switched in. */
 void scopealloc_arena_stats(const scopealloc_arena *arena,

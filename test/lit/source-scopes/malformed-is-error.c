@@ -44,7 +44,7 @@ int statics(void) {
 // CHECK-DAG: error: scope-alloc: annotation "scope:global.workspace" at {{.*}}malformed-is-error.c:[[#@LINE-4]] is on '{{.*}}e', which is not a local (automatic) variable
 
 __attribute__((annotate("scope-alloc-max-stack-alloca=lots"))) int limit(void) { return 0; }
-// CHECK-DAG: error: scope-alloc: in function 'limit': annotation "scope-alloc-max-stack-alloca=lots" at {{.*}}malformed-is-error.c:[[#@LINE-1]]: the value must be a byte count (a decimal number), found "lots"
+// CHECK-DAG: error: scope-alloc: in function 'limit': annotation "scope-alloc-max-stack-alloca=lots" at {{.*}}malformed-is-error.c:[[#@LINE-1]]: the value must be a byte count, found "lots"
 
 __attribute__((annotate("scope-alloc-dynamic=sometimes"))) int dyn(void) { return 0; }
 // CHECK-DAG: error: scope-alloc: in function 'dyn': annotation "scope-alloc-dynamic=sometimes" at {{.*}}malformed-is-error.c:[[#@LINE-1]]: the value must be keep, demote or reject, found "sometimes"

@@ -1,0 +1,125 @@
+//===- PluginRegistration.cpp - Entry point of ScopeAlloc.so --------------===//
+//
+// Three passes, in pipeline order (and, around every function pass, the
+// scope tracker of ScopeTracking.h):
+//   scope-alloc-source-scopes  annotate("scope:...") and function policies
+//                              from the source become metadata/attributes
+//   scope-alloc-promote        small workspace calls become allocas
+//   scope-alloc                the placement decision and the demotion
+// The first two run at the pipeline start (before SROA can split a scoped
+// buffer, and so that SROA/mem2reg see promoted buffers); scope-alloc runs
+// at the end of the optimisation pipeline at every level, so that only
+// buffers that really live in memory are considered.
+//
+// scope-alloc and scope-alloc-promote take the policy settings as pipeline
+// parameters, scope-alloc<limit=0;frame-budget=4096> (PolicyOptions.h).
+//
+//===----------------------------------------------------------------------===//
+#include "passes/ScopeAllocPass.h"
+#include "passes/ScopeTracking.h"
+#include "policy/SourceScopes.h"
+#include "transform/WorkspacePromotion.h"
+
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+#include "llvm/Support/WithColor.h"
+
+#include <memory>
+
+using namespace llvm;
+using namespace scopealloc;
+
+/// The policy parameters of \p Name when it names \p PassName, with or
+/// without parameters. A bad parameter is reported here and the name is not
+/// taken: the pipeline parser then fails naming the pass. (The parser calls
+/// the callbacks once more with a throw-away pass manager only to learn the
+/// first pass's kind, and stops after a refusal: one message either way.)
+static std::optional<PolicyOptions> policyParameters(StringRef Name,
+                                                     StringRef PassName) {
+  if (!PassBuilder::checkParametrizedPassName(Name, PassName))
+    return std::nullopt;
+  Expected<PolicyOptions> Params = PassBuilder::parsePassParameters(
+      [&](StringRef Text) { return parsePolicyParameters(Text, PassName); },
+      Name, PassName);
+  if (!Params) {
+    WithColor::error() << "scope-alloc: " << toString(Params.takeError())
+                       << "\n";
+    return std::nullopt;
+  }
+  return std::move(*Params);
+}
+
+static void registerScopeAlloc(PassBuilder &PB) {
+  // Lets -print-pipeline-passes print a pipeline that parses back.
+  if (PassInstrumentationCallbacks *PIC =
+          PB.getPassInstrumentationCallbacks()) {
+    PIC->addClassToPassName(SourceScopesPass::name(),
+                            "scope-alloc-source-scopes");
+    PIC->addClassToPassName(PromoteWorkspacePass::name(),
+                            "scope-alloc-promote");
+    PIC->addClassToPassName(ScopeAllocPass::name(), "scope-alloc");
+    // Scopes must survive the passes between the pipeline's start and
+    // scope-alloc at its end (ScopeTracking.h).
+    registerScopeTracking(*PIC);
+  }
+
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "scope-alloc-source-scopes") {
+          MPM.addPass(SourceScopesPass());
+          return true;
+        }
+        std::optional<PolicyOptions> Params =
+            policyParameters(Name, "scope-alloc");
+        if (!Params)
+          return false;
+        MPM.addPass(ScopeAllocPass(std::move(*Params)));
+        return true;
+      });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        std::optional<PolicyOptions> Params =
+            policyParameters(Name, "scope-alloc-promote");
+        if (!Params)
+          return false;
+        FPM.addPass(PromoteWorkspacePass(std::move(*Params)));
+        return true;
+      });
+
+  // LLVM 19's extension points do not say which LTO phase a pipeline is
+  // for; which ones this PassBuilder invoked does. A compile step's
+  // pipeline (default, or LTO pre-link) starts at PipelineStart; the LTO
+  // backends' do not: ThinLTO's post-link optimiser ends at OptimizerLast,
+  // full LTO's at FullLinkTimeOptimizationLast. A second OptimizerLast
+  // after PipelineStart is -ffat-lto-objects' object code.
+  struct PipelineSeen {
+    bool Start = false;
+    unsigned OptimizerLast = 0;
+  };
+  auto Seen = std::make_shared<PipelineSeen>();
+  PB.registerPipelineStartEPCallback(
+      [Seen](ModulePassManager &MPM, OptimizationLevel) {
+        Seen->Start = true;
+        MPM.addPass(SourceScopesPass());
+        MPM.addPass(createModuleToFunctionPassAdaptor(PromoteWorkspacePass()));
+      });
+  PB.registerOptimizerLastEPCallback(
+      [Seen](ModulePassManager &MPM, OptimizationLevel) {
+        bool CompileStep = Seen->Start && Seen->OptimizerLast++ == 0;
+        MPM.addPass(ScopeAllocPass(CompileStep ? ScopeAllocPass::CompileStep
+                                               : ScopeAllocPass::LinkStep));
+      });
+  PB.registerFullLinkTimeOptimizationLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(ScopeAllocPass(ScopeAllocPass::LinkStep,
+                                   /*WholeProgram=*/true));
+      });
+}
+
+extern "C" LLVM_ATTRIBUTE_WEAK
+    LLVM_ATTRIBUTE_VISIBILITY_DEFAULT PassPluginLibraryInfo
+    llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "ScopeAlloc", "0.1", registerScopeAlloc};
+}

@@ -1,0 +1,350 @@
+//===- ScopeTracking.cpp - Keep !scope on allocas through the optimiser ---===//
+#include "passes/ScopeTracking.h"
+#include "OptionCategory.h"
+#include "Scope.h"
+#include "facts/LTODeferral.h"
+#include "support/ValueNames.h"
+
+#include "llvm/ADT/Any.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassInstrumentation.h"
+#include "llvm/IR/ValueHandle.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Debug.h"
+
+#include <climits>
+#include <memory>
+#include <vector>
+
+#define DEBUG_TYPE "scope-alloc-tracking"
+
+using namespace llvm;
+
+static cl::opt<bool> TrackScopes(
+    "scope-alloc-track-scopes", cl::cat(scopealloc::optionCategory()),
+    cl::Hidden, cl::init(true),
+    cl::desc("Put !scope back on allocas that optimisations rebuilt "
+             "(ScopeTracking.h); off only to measure or debug it"));
+
+namespace scopealloc {
+
+namespace {
+
+/// Position of an alloca outside the entry block (SROA leaves those alone).
+constexpr unsigned NotInEntry = UINT_MAX;
+/// Calls noted per alloca: enough to recognise a piece by one of them.
+constexpr unsigned MaxNotedCalls = 16;
+
+/// What SROA keeps of a call it rewrites for a piece: the callee and the
+/// operands with an identity of their own (globals, arguments), e.g.
+/// memcpy(piece, @g1, 2048) for memcpy(whole, @g1, 2048).
+struct CallSignature {
+  const Value *Callee = nullptr;
+  SmallVector<const Value *, 4> Operands;
+  bool operator==(const CallSignature &O) const {
+    return Callee == O.Callee && Operands == O.Operands;
+  }
+};
+
+CallSignature signature(const CallBase &CB) {
+  CallSignature S;
+  S.Callee = CB.getCalledOperand();
+  for (const Value *Op : CB.args())
+    if (isa<GlobalValue>(Op) || isa<Argument>(Op))
+      S.Operands.push_back(Op);
+  return S;
+}
+
+/// One alloca as it was before a pass.
+struct NotedAlloca {
+  WeakTrackingVH Now; ///< follows RAUW; null once deleted
+  /// The tracked metadata it had, by kind (TrackedKinds); ScopeMD is !scope.
+  SmallVector<std::pair<unsigned, MDNode *>, 2> Tracked;
+  MDNode *ScopeMD = nullptr;
+  unsigned Position = NotInEntry; ///< among the entry block's allocas
+  /// Calls (memcpy, a callee taking the buffer, ...) that used it: a piece
+  /// SROA makes of it takes them over, or gets a copy of them.
+  SmallVector<WeakVH, 4> Calls;
+  SmallVector<CallSignature, 4> Signatures;
+};
+
+struct Snapshot {
+  std::string PassID;
+  std::vector<NotedAlloca> Allocas; ///< empty: nothing scoped to track
+};
+
+/// The calls that use \p AI, through address computations.
+template <typename Fn> void forEachCallUsing(AllocaInst &AI, Fn Visit) {
+  SmallVector<Value *, 8> Work{&AI};
+  SmallPtrSet<Value *, 8> Seen;
+  unsigned Found = 0;
+  while (!Work.empty() && Found < MaxNotedCalls) {
+    Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (User *U : V->users()) {
+      if (isa<GetElementPtrInst>(U) || isa<CastInst>(U)) {
+        Work.push_back(U);
+      } else if (auto *CB = dyn_cast<CallBase>(U)) {
+        Visit(CB);
+        ++Found;
+      }
+    }
+  }
+}
+
+/// How strongly a scope constrains placement, for pieces that cannot be
+/// told apart: a malformed scope (scope-alloc reports it), a pool, the
+/// stack, none.
+unsigned strength(MDNode *MD) {
+  if (!MD)
+    return 0;
+  auto *Str = MD->getNumOperands() == 1
+                  ? dyn_cast_or_null<MDString>(MD->getOperand(0).get())
+                  : nullptr;
+  if (!Str)
+    return 3;
+  Expected<Scope> S = parseScopeSpelling(Str->getString());
+  if (!S) {
+    consumeError(S.takeError());
+    return 3;
+  }
+  return S->requiresPool() ? 2 : S->requiresStack() ? 1 : 0;
+}
+
+class ScopeTracker {
+public:
+  void before(StringRef PassID, Any IR);
+  void after(StringRef PassID, Any IR);
+  void invalidated(StringRef PassID);
+
+private:
+  static const Function *function(Any IR) {
+    const Function *const *F = llvm::any_cast<const Function *>(&IR);
+    return F ? *F : nullptr;
+  }
+  bool moduleHasScopes(const Module &M);
+  void restore(Function &F, Snapshot &S);
+  void scopePieces(Function &F, Snapshot &S,
+                   const DenseMap<AllocaInst *, unsigned> &Alive);
+
+  /// Put back on the allocas: !scope, and what the LTO compile step
+  /// recorded on each (LTODeferral.h: its IR name, its function's policy).
+  unsigned ScopeKind = 0;
+  SmallVector<unsigned, 3> TrackedKinds;
+  /// Sets \p From's tracked metadata on \p To where \p To has none.
+  void copyTracked(const NotedAlloca &From, AllocaInst &To);
+  /// One entry per function pass being run (nested pass managers nest).
+  SmallVector<Snapshot, 4> Stack;
+  /// Whether the module being compiled has anything to track (each
+  /// PassBuilder has its own tracker, ThinLTO backends included).
+  const Module *ScannedModule = nullptr;
+  std::string ScannedModuleID;
+  bool ScannedModuleHasScopes = false;
+};
+
+bool isTracked(StringRef PassID) {
+  // Pass managers and adaptors only run passes that report themselves.
+  return !isSpecialPass(PassID, {"PassManager", "PassAdaptor"});
+}
+
+// Scopes only come from the input (metadata on allocas and calls) or from
+// annotations, which scope-alloc-source-scopes turns into metadata; no pass
+// makes them from nothing. A module without either costs one scan.
+bool ScopeTracker::moduleHasScopes(const Module &M) {
+  if (ScannedModule == &M && ScannedModuleID == M.getModuleIdentifier())
+    return ScannedModuleHasScopes;
+  ScannedModule = &M;
+  ScannedModuleID = M.getModuleIdentifier();
+  ScannedModuleHasScopes = false;
+  for (const Function &F : M) {
+    if (F.getIntrinsicID() == Intrinsic::var_annotation && !F.use_empty()) {
+      ScannedModuleHasScopes = true;
+      return true;
+    }
+    for (const BasicBlock &BB : F)
+      for (const Instruction &I : BB)
+        if (I.hasMetadataOtherThanDebugLoc() &&
+            any_of(TrackedKinds,
+                   [&](unsigned Kind) { return I.getMetadata(Kind); })) {
+          ScannedModuleHasScopes = true;
+          return true;
+        }
+  }
+  return false;
+}
+
+void ScopeTracker::before(StringRef PassID, Any IR) {
+  const Function *CF = function(IR);
+  if (!TrackScopes || !CF || !isTracked(PassID))
+    return;
+  Function &F = const_cast<Function &>(*CF);
+  Snapshot &S = Stack.emplace_back();
+  S.PassID = PassID.str();
+  if (F.isDeclaration())
+    return;
+  if (!ScopeKind) {
+    LLVMContext &C = F.getContext();
+    ScopeKind = C.getMDKindID(ScopeMetadataName);
+    TrackedKinds = {ScopeKind, C.getMDKindID(NameMetadata),
+                    C.getMDKindID(BufferPolicyMetadata)};
+  }
+  if (!moduleHasScopes(*F.getParent()))
+    return;
+  bool AnyScoped = false;
+  unsigned Position = 0;
+  for (BasicBlock &BB : F) {
+    bool Entry = &BB == &F.getEntryBlock();
+    for (Instruction &I : BB) {
+      auto *AI = dyn_cast<AllocaInst>(&I);
+      if (!AI)
+        continue;
+      SmallVector<std::pair<unsigned, MDNode *>, 2> Tracked;
+      if (AI->hasMetadataOtherThanDebugLoc())
+        for (unsigned Kind : TrackedKinds)
+          if (MDNode *MD = AI->getMetadata(Kind))
+            Tracked.push_back({Kind, MD});
+      if (!Entry && Tracked.empty())
+        continue;
+      AnyScoped |= !Tracked.empty();
+      NotedAlloca &N = S.Allocas.emplace_back();
+      N.Now = AI;
+      N.ScopeMD = AI->getMetadata(ScopeKind);
+      N.Tracked = std::move(Tracked);
+      N.Position = Entry ? Position++ : NotInEntry;
+    }
+  }
+  if (!AnyScoped) {
+    S.Allocas.clear();
+    return;
+  }
+  for (NotedAlloca &N : S.Allocas)
+    if (N.Position != NotInEntry)
+      forEachCallUsing(*cast<AllocaInst>(N.Now), [&](CallBase *CB) {
+        N.Calls.emplace_back(CB);
+        CallSignature Sig = signature(*CB);
+        if (!Sig.Operands.empty())
+          N.Signatures.push_back(std::move(Sig));
+      });
+}
+
+void ScopeTracker::after(StringRef PassID, Any IR) {
+  const Function *CF = function(IR);
+  if (!CF || !isTracked(PassID) || Stack.empty() ||
+      Stack.back().PassID != PassID)
+    return;
+  Snapshot S = std::move(Stack.back());
+  Stack.pop_back();
+  if (!S.Allocas.empty())
+    restore(const_cast<Function &>(*CF), S);
+}
+
+void ScopeTracker::invalidated(StringRef PassID) {
+  if (!Stack.empty() && Stack.back().PassID == PassID)
+    Stack.pop_back();
+}
+
+void ScopeTracker::copyTracked(const NotedAlloca &From, AllocaInst &To) {
+  for (auto [Kind, MD] : From.Tracked)
+    if (!To.getMetadata(Kind)) {
+      LLVM_DEBUG(dbgs() << "scope-alloc: metadata back on " << To << "\n");
+      To.setMetadata(Kind, MD);
+    }
+}
+
+void ScopeTracker::restore(Function &F, Snapshot &S) {
+  DenseMap<AllocaInst *, unsigned> Alive; // entry allocas still there
+  bool ScopedPieces = false;
+  for (NotedAlloca &N : S.Allocas) {
+    // SROA deletes a split alloca after replacing its uses with poison.
+    auto *AI =
+        N.Now ? dyn_cast<AllocaInst>(getUnderlyingObject(N.Now)) : nullptr;
+    if (!AI) {
+      N.Now = nullptr; // gone, or replaced by a constant
+      ScopedPieces |= !N.Tracked.empty() && N.Position != NotInEntry;
+      continue;
+    }
+    if (N.Position != NotInEntry)
+      Alive.try_emplace(AI, N.Position);
+    copyTracked(N, *AI);
+  }
+  if (ScopedPieces)
+    scopePieces(F, S, Alive);
+}
+
+// SROA inserts the pieces of an alloca right before it and then deletes
+// it, so the pieces of the deleted allocas lie between the allocas around
+// them that survived.
+void ScopeTracker::scopePieces(Function &F, Snapshot &S,
+                               const DenseMap<AllocaInst *, unsigned> &Alive) {
+  SmallVector<AllocaInst *, 8> Run;
+  auto ScopeRun = [&](int Lo, int Hi) {
+    SmallVector<NotedAlloca *, 4> Candidates;
+    for (NotedAlloca &N : S.Allocas)
+      if (!N.Now && N.Position != NotInEntry &&
+          (Lo >= Hi || (int(N.Position) > Lo && int(N.Position) < Hi)))
+        Candidates.push_back(&N);
+    if (Candidates.empty())
+      return;
+    // The candidate with the strongest scope, for pieces nothing else
+    // places (the first of equals).
+    NotedAlloca *Strongest = Candidates.front();
+    for (NotedAlloca *C : Candidates)
+      if (strength(C->ScopeMD) > strength(Strongest->ScopeMD))
+        Strongest = C;
+    for (AllocaInst *Piece : Run) {
+      // A call the piece took over names its alloca.
+      SmallPtrSet<NotedAlloca *, 2> Owners;
+      forEachCallUsing(*Piece, [&](CallBase *CB) {
+        CallSignature Sig = signature(*CB);
+        for (NotedAlloca *C : Candidates)
+          if (is_contained(C->Calls, CB) ||
+              (!Sig.Operands.empty() && is_contained(C->Signatures, Sig)))
+            Owners.insert(C);
+      });
+      copyTracked(Owners.size() == 1 ? **Owners.begin() : *Strongest, *Piece);
+    }
+    Run.clear();
+  };
+  int Lo = -1;
+  for (Instruction &I : F.getEntryBlock()) {
+    auto *AI = dyn_cast<AllocaInst>(&I);
+    if (!AI)
+      continue;
+    auto It = Alive.find(AI);
+    if (It == Alive.end()) {
+      Run.push_back(AI);
+      continue;
+    }
+    if (!Run.empty())
+      ScopeRun(Lo, int(It->second));
+    Lo = int(It->second);
+  }
+  if (!Run.empty())
+    ScopeRun(Lo, INT_MAX);
+}
+
+} // namespace
+
+void registerScopeTracking(PassInstrumentationCallbacks &PIC) {
+  auto Tracker = std::make_shared<ScopeTracker>();
+  PIC.registerBeforeNonSkippedPassCallback(
+      [Tracker](StringRef PassID, Any IR) { Tracker->before(PassID, IR); });
+  PIC.registerAfterPassCallback(
+      [Tracker](StringRef PassID, Any IR, const PreservedAnalyses &) {
+        Tracker->after(PassID, IR);
+      });
+  PIC.registerAfterPassInvalidatedCallback(
+      [Tracker](StringRef PassID, const PreservedAnalyses &) {
+        Tracker->invalidated(PassID);
+      });
+}
+
+} // namespace scopealloc

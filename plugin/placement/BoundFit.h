@@ -1,0 +1,105 @@
+//===- BoundFit.h - Fit entry points' stacks to their bounds ----*- C++ -*-===//
+//
+// When the module is the whole program (the full-LTO link, or opt with
+// -scope-alloc-whole-program) and the policy gives a stack bound
+// ('stack-bound', or one entry point's in 'entries'), the pass makes the
+// estimated worst-case stack of each entry point fit it:
+//
+//   estimate  per function: its static allocas that stay on the stack after
+//             the per-function decisions, each rounded to its alignment,
+//             plus a per-frame overhead for what code generation adds
+//             (return address, saved registers; per target, or
+//             -scope-alloc-fit-frame-overhead), rounded to the stack
+//             alignment; per entry: the longest path over direct calls and
+//             indirect calls resolved by type among address-taken functions
+//             (the rules of scopealloc-bound). A call cycle counts its
+//             largest member times its declared depth ('recursion', or
+//             SCOPEALLOC_RECURSION_BOUND); functions outside the module
+//             count their size in scopealloc-bound's table of assumptions,
+//             or, without one (native start-up code or runtime the link
+//             adds), 0: the estimate is then a lower bound, every move it
+//             asks for is needed, and the link's check counts the rest.
+//   fit       while an entry's estimate exceeds its bound, the kept buffer
+//             on its critical chain that gains least from the stack (the
+//             frame budget's ranking, FrameBudget.h) moves to the policy's
+//             pool (rule fit-stack-bound), and the estimate is redone.
+//   give up   an entry that cannot be bounded (a cycle without a depth, an
+//             indirect call nothing matches, a dynamic allocation on the
+//             stack), or whose
+//             chain has nothing left to move, gets a warning naming the
+//             entry, the bound, the estimate and the chain or the cause.
+//
+// The estimate is not the check: scopealloc-bound --check reads the frames
+// code generation built (the wrapper's link runs it). docs/bound-fit.md.
+//
+// Under ThinLTO each backend sees one module: bounds are not fitted there,
+// with one warning.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCOPEALLOC_BOUNDFIT_H
+#define SCOPEALLOC_BOUNDFIT_H
+
+#include "Settings.h"
+#include "placement/AllocaDecision.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include <cstdint>
+
+namespace llvm {
+class Function;
+class Module;
+} // namespace llvm
+
+namespace scopealloc {
+
+struct ModulePolicy;
+struct StackPolicy;
+
+/// -scope-alloc-whole-program: the module is the whole program.
+bool wholeProgramRequested();
+
+/// The per-frame overhead of \p F on its target (docs/bound-fit.md), or
+/// -scope-alloc-fit-frame-overhead.
+uint64_t fitFrameOverhead(const llvm::Function &F);
+
+class BoundFit {
+public:
+  explicit BoundFit(llvm::Module &M);
+
+  /// Reads the bounds and recursion depths of the policy file targets in
+  /// force in \p MP (each target once).
+  void addPolicy(const ModulePolicy &MP);
+  /// Whether a stack bound applies to some entry point.
+  bool hasStackBound() const;
+
+  /// The decisions planned for \p F under \p P, which the fit may change
+  /// from keep to demote. Functions without a plan keep all their allocas.
+  void addPlan(llvm::Function &F, const StackPolicy &P,
+               llvm::MutableArrayRef<AllocaDecision> Decisions);
+
+  /// Fits every entry point that has a bound.
+  void run();
+
+  /// Under ThinLTO: warns, once per process, that the bounds are checked
+  /// but not fitted.
+  void warnNotWholeProgram() const;
+
+  struct Plan {
+    const StackPolicy *Policy;
+    llvm::MutableArrayRef<AllocaDecision> Decisions;
+  };
+
+private:
+  llvm::Module &M;
+  /// What the policy declares, read as scopealloc-bound reads it, and its
+  /// table of assumed sizes for code outside the bitcode (libc).
+  bound::Settings S;
+  llvm::SmallPtrSet<const void *, 4> TargetsSeen;
+  llvm::DenseMap<const llvm::Function *, Plan> Plans;
+};
+
+} // namespace scopealloc
+
+#endif

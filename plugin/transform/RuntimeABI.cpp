@@ -1,0 +1,507 @@
+//===- RuntimeABI.cpp - Calls into the ScopeAlloc runtime -----------------===//
+#include "transform/RuntimeABI.h"
+#include "OptionCategory.h"
+#include "Scope.h"
+#include "support/Diagnostics.h"
+
+#include "scopealloc/abi_constants.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+using namespace llvm;
+
+namespace scopealloc {
+
+// The TLS model of the __scopealloc_tls_pool declaration the inline fast
+// path creates. Initial-exec reads the pool at a fixed offset from the
+// thread pointer, also in PIC code of shared objects (general-dynamic would
+// call __tls_get_addr in every demoted frame); it needs the runtime's
+// thread-locals in static TLS, which holds when libscopealloc_rt.so is
+// loaded at start-up and for dlopen while glibc's static TLS surplus has
+// room for them (about 200 bytes). global-dynamic is the fallback for a
+// library dlopen'ed into a process whose surplus is exhausted ("cannot
+// allocate memory in static TLS block").
+static cl::opt<GlobalValue::ThreadLocalMode> TLSModelOpt(
+    "scope-alloc-tls-model", cl::Hidden, cl::cat(scopealloc::optionCategory()),
+    cl::desc("TLS model of the inline fast path's __scopealloc_tls_pool "
+             "declaration"),
+    cl::values(clEnumValN(GlobalValue::InitialExecTLSModel, "initial-exec",
+                          "one thread-pointer-relative load (default)"),
+               clEnumValN(GlobalValue::GeneralDynamicTLSModel, "global-dynamic",
+                          "__tls_get_addr: for libraries dlopen'ed into "
+                          "processes without static TLS room")),
+    cl::init(GlobalValue::InitialExecTLSModel));
+
+// Exact allocation counts at compile time: the inline fast path adds one to
+// the pool's `allocs` for every frame it bumps (a load and a store per
+// frame). Without it the runtime counts only the frames of its slow path,
+// unless exact counts are on at run time (scopealloc_set_exact_stats,
+// SCOPEALLOC_STATS=1), which sends every frame there.
+static cl::opt<bool> CountInlineFrames(
+    "scope-alloc-count-inline-frames", cl::Hidden,
+    cl::cat(scopealloc::optionCategory()),
+    cl::desc("Count every frame the inline fast path bumps in the pool's "
+             "allocs (exact statistics without SCOPEALLOC_STATS=1, at the "
+             "cost of a counter update per frame)"),
+    cl::init(false));
+
+static constexpr const char *PoolTypeName = "scopealloc.pool";
+static constexpr const char *TLSPoolName = SCOPEALLOC_SYM_TLS_POOL;
+/// The private constant that keeps the ABI version reference alive.
+static constexpr const char *ABICheckName = "scopealloc.abi.check";
+
+IntegerType *RuntimeABI::sizeType() const {
+  return M.getDataLayout().getIntPtrType(M.getContext());
+}
+
+static StringRef calleeName(const CallInst &CI) {
+  const Function *Callee = CI.getCalledFunction();
+  return Callee ? Callee->getName() : StringRef();
+}
+
+bool RuntimeABI::changesDefaultPool(const CallInst &CI) const {
+  StringRef Name = calleeName(CI);
+  return Name == SCOPEALLOC_SYM_ALLOC || Name == SCOPEALLOC_SYM_RELEASE;
+}
+
+bool RuntimeABI::isRelease(const CallInst &CI) const {
+  return calleeName(CI) == SCOPEALLOC_SYM_RELEASE;
+}
+
+FunctionCallee RuntimeABI::function(StringRef Name, Type *Ret,
+                                    ArrayRef<Type *> Params) {
+  FunctionType *Ty = FunctionType::get(Ret, Params, false);
+  assert((!runtimeFunctionType(Name) || runtimeFunctionType(Name) == Ty) &&
+         "runtime function used with another type than checkModule's");
+  referenceABIVersion();
+  FunctionCallee Callee = M.getOrInsertFunction(Name, Ty);
+  // The runtime never unwinds: exhaustion aborts or longjmps out.
+  if (auto *Fn = dyn_cast<Function>(Callee.getCallee()))
+    Fn->setDoesNotThrow();
+  return Callee;
+}
+
+CallInst *RuntimeABI::noteFrame(IRBuilder<> &B, Value *Frame, Value *Desc) {
+  return B.CreateCall(function(SCOPEALLOC_SYM_NOTE_FRAME, B.getVoidTy(),
+                               {B.getPtrTy(), B.getPtrTy()}),
+                      {Frame, Desc});
+}
+
+void RuntimeABI::referenceABIVersion() {
+  if (M.getNamedGlobal(ABICheckName))
+    return;
+  // A strong reference to the runtime's __scopealloc_abi_v<N>, kept through
+  // llvm.used (and the linker's section GC) by a private pointer to it, as
+  // ASan's __asan_version_mismatch_check_v<N>: a runtime of another ABI
+  // version fails the link with the versioned name undefined.
+  LLVMContext &C = M.getContext();
+  Constant *Version = M.getOrInsertGlobal(SCOPEALLOC_ABI_VERSION_SYMBOL_NAME,
+                                          Type::getInt8Ty(C));
+  if (auto *GV = dyn_cast<GlobalVariable>(Version))
+    GV->setConstant(true);
+  auto *Check = new GlobalVariable(
+      M, PointerType::getUnqual(C),
+      /*isConstant=*/true, GlobalValue::PrivateLinkage, Version, ABICheckName);
+  appendToUsed(M, {Check});
+}
+
+/// struct scopealloc_pool of <scopealloc/scopealloc.h>; the field numbers
+/// the inline fast path touches (scopealloc.h asserts them).
+enum PoolField : unsigned {
+  Cur = SCOPEALLOC_POOL_FIELD_CUR,
+  Bound = SCOPEALLOC_POOL_FIELD_BOUND,
+  Allocs = SCOPEALLOC_POOL_FIELD_ALLOCS
+};
+
+SmallVector<Type *, 12> RuntimeABI::poolFields() const {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  Type *U64 = Type::getInt64Ty(C);
+  // cur, limit, high, base, bound, reserve_end, name, unrounded, allocs,
+  // failures, owner, next
+  SmallVector<Type *, 12> Fields = {Ptr, Ptr, Ptr, Ptr, Ptr, Ptr,
+                                    Ptr, Ptr, U64, U64, Ptr, Ptr};
+  assert(Fields.size() == SCOPEALLOC_POOL_FIELD_COUNT &&
+         Fields[PoolField::Cur] == Ptr && Fields[PoolField::Bound] == Ptr &&
+         Fields[PoolField::Allocs] == U64 && "pool fields out of date");
+  return Fields;
+}
+
+StructType *RuntimeABI::poolType() {
+  LLVMContext &C = M.getContext();
+  StructType *PoolTy = StructType::getTypeByName(C, PoolTypeName);
+  if (!PoolTy)
+    PoolTy = StructType::create(C, PoolTypeName);
+  if (PoolTy->isOpaque())
+    PoolTy->setBody(poolFields());
+  // checkModule rejected any other body before anything was rewritten.
+  assert(PoolTy->elements() == ArrayRef<Type *>(poolFields()) &&
+         "conflicting %scopealloc.pool");
+  return PoolTy;
+}
+
+bool RuntimeABI::isPoolType(Type *Ty) const {
+  // C's struct scopealloc_pool (%struct.scopealloc_pool from clang) or ours;
+  // an opaque struct when the module only declares the pool.
+  auto *ST = dyn_cast<StructType>(Ty);
+  return ST &&
+         (ST->isOpaque() || (!ST->isPacked() &&
+                             ST->elements() == ArrayRef<Type *>(poolFields())));
+}
+
+FunctionType *RuntimeABI::runtimeFunctionType(StringRef Name) const {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  Type *Void = Type::getVoidTy(C);
+  Type *Size = sizeType();
+  auto Fn = [](Type *Ret, ArrayRef<Type *> Params) {
+    return FunctionType::get(Ret, Params, /*isVarArg=*/false);
+  };
+  return StringSwitch<FunctionType *>(Name)
+      .Case(SCOPEALLOC_SYM_MARK, Fn(Ptr, {}))
+      .Case(SCOPEALLOC_SYM_ALLOC, Fn(Ptr, {Size, Size}))
+      .Case(SCOPEALLOC_SYM_RELEASE, Fn(Void, {Ptr}))
+      .Case(SCOPEALLOC_SYM_FRAME_SLOW,
+            Fn(StructType::get(C, {Ptr, Ptr}), {Size, Size}))
+      .Case(SCOPEALLOC_SYM_POOL_MARK, Fn(Ptr, {Ptr}))
+      .Case(SCOPEALLOC_SYM_POOL_ALLOC, Fn(Ptr, {Ptr, Size, Size}))
+      .Case(SCOPEALLOC_SYM_POOL_RELEASE, Fn(Void, {Ptr, Ptr}))
+      .Case(SCOPEALLOC_SYM_NOTE_FRAME, Fn(Void, {Ptr, Ptr}))
+      .Default(nullptr);
+}
+
+/// Whether \p Have may stand for the runtime function type \p Want: the same
+/// type, or for __scopealloc_frame_slow the two-register return that C
+/// gives a struct of two pointers on AArch64 ([2 x i64]).
+static bool sameRuntimeFunction(FunctionType *Have, FunctionType *Want,
+                                const DataLayout &DL) {
+  if (Have == Want)
+    return true;
+  auto *Ret = dyn_cast<StructType>(Want->getReturnType());
+  auto *HaveRet = dyn_cast<ArrayType>(Have->getReturnType());
+  return Ret && HaveRet && Have->params() == Want->params() &&
+         !Have->isVarArg() && HaveRet->getNumElements() == 2 &&
+         HaveRet->getElementType() == DL.getIntPtrType(Have->getContext());
+}
+
+static std::string typeText(const Type *Ty) {
+  std::string S;
+  raw_string_ostream OS(S);
+  Ty->print(OS);
+  return S;
+}
+
+static std::string bodyText(const StructType *ST) {
+  std::string S;
+  raw_string_ostream OS(S);
+  if (ST->isOpaque())
+    return "opaque";
+  OS << (ST->isPacked() ? "<{ " : "{ ");
+  ListSeparator LS;
+  for (Type *T : ST->elements())
+    OS << LS << *T;
+  OS << (ST->isPacked() ? " }>" : " }");
+  return S;
+}
+
+static std::string kindText(const GlobalValue &GV) {
+  if (isa<Function>(GV))
+    return "a function";
+  if (isa<GlobalAlias>(GV))
+    return "an alias";
+  if (isa<GlobalIFunc>(GV))
+    return "an ifunc";
+  return "a global variable";
+}
+
+bool RuntimeABI::checkModule() {
+  bool OK = true;
+  std::string PoolBody = "{ ";
+  {
+    raw_string_ostream OS(PoolBody);
+    ListSeparator LS;
+    for (Type *T : poolFields())
+      OS << LS << *T;
+    OS << " }";
+  }
+  std::string PoolDesc = "struct scopealloc_pool '" + PoolBody +
+                         "' (runtime ABI version " +
+                         std::to_string(SCOPEALLOC_ABI_VERSION) + ")";
+  auto Conflict = [&](const Twine &What, const Twine &Why,
+                      const Twine &Expected) {
+    reportModuleError(M, What + " conflicts with the ScopeAlloc runtime: " +
+                             Why + "; expected " + Expected +
+                             ". No function of the module was rewritten");
+    OK = false;
+  };
+
+  // Identified struct types are per context; the pass gives the body to an
+  // opaque one.
+  if (StructType *ST = StructType::getTypeByName(M.getContext(), PoolTypeName);
+      ST && !ST->isOpaque() &&
+      (ST->isPacked() || ST->elements() != ArrayRef<Type *>(poolFields())))
+    Conflict("type %" + Twine(PoolTypeName),
+             "its body is '" + bodyText(ST) + "'", PoolDesc);
+
+  // The calling thread's default pool.
+  if (GlobalValue *GV = M.getNamedValue(TLSPoolName)) {
+    auto *Var = dyn_cast<GlobalVariable>(GV);
+    std::string Expected = "an external thread_local global holding " +
+                           PoolDesc +
+                           ", as <scopealloc/scopealloc.h> declares it";
+    std::string Name = "@" + std::string(TLSPoolName);
+    if (!Var)
+      Conflict(Name, "it is " + kindText(*GV), Expected);
+    else if (!Var->isThreadLocal())
+      Conflict(Name, "it is not thread_local", Expected);
+    else if (Var->getAddressSpace() != 0)
+      Conflict(Name, "it is in address space " + Twine(Var->getAddressSpace()),
+               Expected);
+    else if (!isPoolType(Var->getValueType()))
+      Conflict(Name, "its type is '" + typeText(Var->getValueType()) + "'",
+               Expected);
+  }
+
+  for (GlobalValue &GV : M.global_values()) {
+    StringRef Name = GV.getName();
+    if (!Name.starts_with(SCOPEALLOC_SYMBOL_PREFIX))
+      continue;
+    std::string IRName = "@" + Name.str();
+    if (FunctionType *Want = runtimeFunctionType(Name)) {
+      std::string Expected = "a function of type '" + typeText(Want) + "'" +
+                             " (<scopealloc/scopealloc.h> declares it)";
+      auto *F = dyn_cast<Function>(&GV);
+      if (!F)
+        Conflict(IRName, "it is " + kindText(GV), Expected);
+      else if (!sameRuntimeFunction(F->getFunctionType(), Want,
+                                    M.getDataLayout()))
+        Conflict(IRName,
+                 "it is declared with type '" + typeText(F->getFunctionType()) +
+                     "'",
+                 Expected);
+      continue;
+    }
+    // A named pool: the application's SCOPEALLOC_DEFINE_POOL, which this
+    // module may define or declare.
+    if (!Name.starts_with(SCOPEALLOC_POOL_SYMBOL_PREFIX))
+      continue;
+    std::string Expected = "a global (not thread_local) holding " + PoolDesc +
+                           ", as SCOPEALLOC_DEFINE_POOL defines it";
+    auto *Var = dyn_cast<GlobalVariable>(&GV);
+    if (!Var)
+      Conflict(IRName, "it is " + kindText(GV), Expected);
+    else if (Var->isThreadLocal())
+      Conflict(IRName, "it is thread_local", Expected);
+    else if (Var->getAddressSpace() != 0)
+      Conflict(IRName,
+               "it is in address space " + Twine(Var->getAddressSpace()),
+               Expected);
+    else if (!isPoolType(Var->getValueType()))
+      Conflict(IRName, "its type is '" + typeText(Var->getValueType()) + "'",
+               Expected);
+  }
+  return OK;
+}
+
+GlobalVariable *RuntimeABI::poolGlobal(StringRef Pool) {
+  std::string Symbol = poolSymbolName(Pool);
+  if (GlobalVariable *GV = M.getGlobalVariable(Symbol, /*AllowLocal=*/true))
+    return GV;
+  return new GlobalVariable(M, poolType(), /*isConstant=*/false,
+                            GlobalValue::ExternalLinkage, nullptr, Symbol);
+}
+
+bool RuntimeABI::canInlineDefaultPool(const Function &F) {
+  // Bare-metal triples (OS "none" or missing) have no TLS to put the pool in;
+  // their runtime serves the default pool from a fixed buffer by call.
+  if (Triple(F.getParent()->getTargetTriple()).getOS() == Triple::UnknownOS)
+    return false;
+  // The runtime poisons released memory for these; a store would not.
+  return !F.hasFnAttribute(Attribute::SanitizeAddress) &&
+         !F.hasFnAttribute(Attribute::SanitizeHWAddress) &&
+         !F.hasFnAttribute(Attribute::SanitizeMemTag) &&
+         !F.isPresplitCoroutine(); // a coroutine may resume on another thread
+}
+
+RuntimeABI::InlineFrame
+RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
+  LLVMContext &C = M.getContext();
+  referenceABIVersion();
+  StructType *PoolTy = poolType();
+  GlobalVariable *TLS = M.getGlobalVariable(TLSPoolName, /*AllowLocal=*/true);
+  if (!TLS) {
+    TLS = new GlobalVariable(M, PoolTy, /*isConstant=*/false,
+                             GlobalValue::ExternalLinkage, nullptr, TLSPoolName,
+                             nullptr, TLSModelOpt);
+  }
+  IntegerType *IntPtr = sizeType();
+  Type *Ptr = PointerType::getUnqual(C);
+  const DataLayout &DL = M.getDataLayout();
+  Align PtrAlign = DL.getPointerABIAlignment(0);
+  // Every allocation starts at least 8-aligned, as the runtime's do; a frame
+  // is never empty, so an arena-less thread (cur == bound == NULL) goes
+  // cold. While the fast path is open the pool's top is a multiple of the
+  // granule, and the fast path keeps it one by rounding the frame's size up
+  // to it, as the runtime then rounds its allocations: a frame aligned to at
+  // most the granule starts at cur. The slow path gets the frame as it is
+  // (with exact counts on, the runtime neither rounds nor needs to).
+  const Align Granule(SCOPEALLOC_DEFAULT_POOL_GRANULE);
+  Alignment = std::max(Alignment, Align(SCOPEALLOC_MIN_ALIGN));
+  Size = std::max<uint64_t>(Size, 1);
+  const uint64_t FastSize = alignTo(Size, Granule);
+
+  // Plain-width atomics (monotonic: an ordinary mov) because other threads
+  // read these fields for process statistics.
+  auto Load = [&](IRBuilder<> &B, Type *Ty, Value *Addr, Align A,
+                  const Twine &Name) {
+    LoadInst *L = B.CreateAlignedLoad(Ty, Addr, A, Name);
+    L->setAtomic(AtomicOrdering::Monotonic);
+    return L;
+  };
+  auto Store = [&](IRBuilder<> &B, Value *V, Value *Addr, Align A) {
+    B.CreateAlignedStore(V, Addr, A)->setAtomic(AtomicOrdering::Monotonic);
+  };
+
+  IRBuilder<> B(Before);
+  Value *Pool = B.CreateThreadLocalAddress(TLS);
+  Pool->setName("scopealloc.pool");
+  Value *Cur = Load(B, Ptr, Pool, PtrAlign, "scopealloc.cur");
+  // The bound is the pool's high-water mark, not its committed limit
+  // (high <= limit always): a frame that would set a new peak takes the slow
+  // path, which records it, so the fast path never updates the peak. Once a
+  // thread's usual depth has been reached, every frame fits under it. With
+  // exact counts on, the runtime sets it to NULL: every frame goes cold.
+  Value *BoundAddr = B.CreateStructGEP(PoolTy, Pool, PoolField::Bound);
+  Value *Bound = Load(B, Ptr, BoundAddr, PtrAlign, "scopealloc.bound");
+  // frame = align_up(cur) (cur itself up to the granule); fits when
+  // frame + size <= bound. Pointers stay pointers (ptrmask, not inttoptr)
+  // so alias analysis keeps provenance. An arena-less thread has cur ==
+  // bound == NULL: frame + size > NULL.
+  Value *Frame0 = Cur;
+  if (Alignment > Granule)
+    Frame0 = B.CreateIntrinsic(
+        Intrinsic::ptrmask, {Ptr, IntPtr},
+        {B.CreateGEP(B.getInt8Ty(), Cur,
+                     ConstantInt::get(IntPtr, Alignment.value() - 1)),
+         ConstantInt::get(IntPtr, -Alignment.value())});
+  Value *End =
+      B.CreateGEP(B.getInt8Ty(), Frame0, ConstantInt::get(IntPtr, FastSize),
+                  "scopealloc.end");
+  Value *Fits = B.CreateICmpULE(End, Bound, "scopealloc.fits");
+
+  Instruction *FastTerm, *SlowTerm;
+  SplitBlockAndInsertIfThenElse(Fits, Before, &FastTerm, &SlowTerm,
+                                MDBuilder(C).createLikelyBranchWeights());
+  FastTerm->getParent()->setName("scopealloc.fast");
+  SlowTerm->getParent()->setName("scopealloc.slow");
+  Before->getParent()->setName("scopealloc.frame.ready");
+
+  IRBuilder<> Fast(FastTerm);
+  Value *FastFrame = Frame0;
+  Store(Fast, End, Pool, PtrAlign);
+  if (CountInlineFrames) {
+    Value *AllocsAddr = Fast.CreateStructGEP(PoolTy, Pool, PoolField::Allocs);
+    Type *U64 = Fast.getInt64Ty();
+    Align U64Align = DL.getABITypeAlign(U64);
+    Value *Allocs = Load(Fast, U64, AllocsAddr, U64Align, "scopealloc.allocs");
+    if (DL.getPointerSize() < 8) // no 64-bit atomic mov on 32-bit targets
+      cast<LoadInst>(Allocs)->setAtomic(AtomicOrdering::NotAtomic);
+    Value *MoreAllocs = Fast.CreateAdd(Allocs, ConstantInt::get(U64, 1));
+    StoreInst *StoreAllocs =
+        Fast.CreateAlignedStore(MoreAllocs, AllocsAddr, U64Align);
+    if (DL.getPointerSize() >= 8)
+      StoreAllocs->setAtomic(AtomicOrdering::Monotonic);
+  }
+
+  IRBuilder<> Slow(SlowTerm);
+  Value *SlowMark, *SlowFrame;
+  Triple::ArchType Arch = Triple(M.getTargetTriple()).getArch();
+  if (Arch == Triple::x86_64 || Arch == Triple::aarch64) {
+    // One call that clobbers (almost) no register: the fast path keeps its
+    // values in caller-saved registers instead of spilling them around it.
+    Type *FrameTy = StructType::get(C, {Ptr, Ptr});
+    FunctionCallee SlowFn =
+        function(SCOPEALLOC_SYM_FRAME_SLOW, FrameTy, {IntPtr, IntPtr});
+    auto *SlowDecl = cast<Function>(SlowFn.getCallee());
+    SlowDecl->setCallingConv(CallingConv::PreserveMost);
+    // Called through the GOT, never a lazy PLT stub: glibc's lazy-binding
+    // resolver saves only the argument registers, so the first call into the
+    // shared runtime would clobber registers (r10, r11 on x86-64; x9-x15 on
+    // AArch64) that preserve_most promises to keep. Static links relax the
+    // GOT call to a direct one.
+    SlowDecl->addFnAttr(Attribute::NonLazyBind);
+    CallInst *Call =
+        Slow.CreateCall(SlowFn, {ConstantInt::get(IntPtr, Size),
+                                 ConstantInt::get(IntPtr, Alignment.value())});
+    Call->setCallingConv(CallingConv::PreserveMost);
+    SlowMark = Slow.CreateExtractValue(Call, 0);
+    SlowFrame = Slow.CreateExtractValue(Call, 1);
+  } else {
+    SlowMark = mark(Slow, "");
+    SlowFrame = alloc(Slow, "", ConstantInt::get(IntPtr, Size), Alignment);
+  }
+
+  B.SetInsertPoint(&*Before->getParent()->begin());
+  PHINode *Mark = B.CreatePHI(Ptr, 2, "scopealloc.mark");
+  Mark->addIncoming(Cur, FastTerm->getParent());
+  Mark->addIncoming(SlowMark, SlowTerm->getParent());
+  PHINode *Frame = B.CreatePHI(Ptr, 2, "scopealloc.frame");
+  Frame->addIncoming(FastFrame, FastTerm->getParent());
+  Frame->addIncoming(SlowFrame, SlowTerm->getParent());
+  B.SetInsertPoint(Before);
+  B.CreateAlignmentAssumption(DL, Frame, Alignment.value());
+  return {Pool, Mark, Frame};
+}
+
+StoreInst *RuntimeABI::inlineRelease(IRBuilder<> &B, const InlineFrame &Frame) {
+  StoreInst *Store = B.CreateAlignedStore(
+      Frame.Mark, Frame.Pool, M.getDataLayout().getPointerABIAlignment(0));
+  Store->setAtomic(AtomicOrdering::Monotonic);
+  return Store;
+}
+
+CallInst *RuntimeABI::mark(IRBuilder<> &B, StringRef Pool) {
+  Type *Ptr = B.getPtrTy();
+  if (Pool.empty())
+    return B.CreateCall(function(SCOPEALLOC_SYM_MARK, Ptr, {}));
+  return B.CreateCall(function(SCOPEALLOC_SYM_POOL_MARK, Ptr, {Ptr}),
+                      {poolGlobal(Pool)});
+}
+
+CallInst *RuntimeABI::alloc(IRBuilder<> &B, StringRef Pool, Value *Bytes,
+                            Align Alignment) {
+  Type *Ptr = B.getPtrTy();
+  IntegerType *Size = sizeType();
+  Value *AlignArg = ConstantInt::get(Size, Alignment.value());
+  CallInst *CI;
+  if (Pool.empty())
+    CI = B.CreateCall(function(SCOPEALLOC_SYM_ALLOC, Ptr, {Size, Size}),
+                      {Bytes, AlignArg});
+  else
+    CI = B.CreateCall(
+        function(SCOPEALLOC_SYM_POOL_ALLOC, Ptr, {Ptr, Size, Size}),
+        {poolGlobal(Pool), Bytes, AlignArg});
+  // Codegen may rely on the alignment the alloca had.
+  CI->addRetAttr(Attribute::getWithAlignment(B.getContext(), Alignment));
+  CI->addRetAttr(Attribute::NonNull);
+  return CI;
+}
+
+CallInst *RuntimeABI::release(IRBuilder<> &B, StringRef Pool, Value *Mark) {
+  Type *Ptr = B.getPtrTy();
+  if (Pool.empty())
+    return B.CreateCall(function(SCOPEALLOC_SYM_RELEASE, B.getVoidTy(), {Ptr}),
+                        {Mark});
+  return B.CreateCall(
+      function(SCOPEALLOC_SYM_POOL_RELEASE, B.getVoidTy(), {Ptr, Ptr}),
+      {poolGlobal(Pool), Mark});
+}
+
+} // namespace scopealloc

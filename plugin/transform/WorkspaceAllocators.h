@@ -1,0 +1,38 @@
+//===- WorkspaceAllocators.h - Allocation calls promotion knows -*- C++ -*-===//
+//
+// The allocation/free function pairs that scope-alloc-promote may turn into
+// stack buffers: the built-in ones of the code generators below, and those a
+// policy file declares under 'allocators' (PolicyFile.h):
+//
+//   allocators:
+//     - alloc: my_alloc        # the allocation function
+//       size-arg: 1            # which argument is the size (from 0)
+//       free: my_free          # the function that releases it
+//       free-arg: 1            # which argument of the free is the pointer
+//       align: 32              # alignment the generated code may rely on
+//       null: error-path       # error-path (default): a path on which the
+//                              # result is NULL needs no free; or never
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCOPEALLOC_WORKSPACEALLOCATORS_H
+#define SCOPEALLOC_WORKSPACEALLOCATORS_H
+
+#include "AllocatorSpec.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace scopealloc {
+
+/// TVMBackendAllocWorkspace(kDLCPU, dev, size, code, bits) /
+/// TVMBackendFreeWorkspace(kDLCPU, dev, p): 64-byte aligned (TVM's
+/// kAllocAlignment). halide_malloc(ctx, size) / halide_free(ctx, p): 64-byte
+/// aligned (the runtime's halide_malloc_alignment on x86 and Arm).
+llvm::ArrayRef<AllocatorSpec> builtinAllocators();
+
+} // namespace scopealloc
+
+#endif

@@ -1,0 +1,662 @@
+//===- WorkspacePromotion.cpp - Workspace calls back to the stack ---------===//
+//
+// Promotes, per function:
+//   (a) TVM: %p = TVMBackendAllocWorkspace(1 /*kDLCPU*/, dev, N, code, bits)
+//       freed by TVMBackendFreeWorkspace(1, dev, %p) exactly once on every
+//       path to a return;
+//   (b) ours: %p = __scopealloc_alloc(N, A) after a %m = __scopealloc_mark()
+//       that dominates it, with __scopealloc_release(%m) (or a release of an
+//       earlier mark) on every path to a return;
+// to `alloca [N x i8]` in the entry block, with lifetime.start where the call
+// was and lifetime.end where the memory was released. A path on which %p was
+// found to be null (TVM's `if (p == NULL) return -1;`) needs no release.
+//
+//===----------------------------------------------------------------------===//
+#include "transform/WorkspacePromotion.h"
+#include "Scope.h"
+#include "placement/FrameBudget.h"
+#include "placement/Placement.h"
+#include "policy/StackPolicy.h"
+#include "support/Diagnostics.h"
+#include "transform/RuntimeABI.h"
+#include "transform/WorkspaceAllocators.h"
+
+#include "scopealloc/abi_constants.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/CaptureTracking.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+
+#include <optional>
+#include <string>
+
+#define DEBUG_TYPE "scope-alloc"
+
+using namespace llvm;
+
+namespace scopealloc {
+
+namespace {
+
+constexpr const char *ABIMark = SCOPEALLOC_SYM_MARK;
+constexpr const char *ABIAlloc = SCOPEALLOC_SYM_ALLOC;
+constexpr const char *ABIRelease = SCOPEALLOC_SYM_RELEASE;
+
+StringRef calleeName(const CallBase &CB) {
+  const Function *Callee = CB.getCalledFunction();
+  return Callee ? Callee->getName() : StringRef();
+}
+
+bool calls(const Instruction &I, StringRef Name) {
+  auto *CB = dyn_cast<CallBase>(&I);
+  return CB && calleeName(*CB) == Name;
+}
+
+struct Candidate {
+  CallInst *Alloc = nullptr;
+  /// The allocator it calls (WorkspaceAllocators.h); null for our ABI.
+  const AllocatorSpec *Spec = nullptr;
+  Scope S;
+  uint64_t Size = 0;
+  /// The placement rule that lets it on the stack (scope-stack or
+  /// within-limit) once its size is known.
+  PlacementRule Rule = PlacementRule::WithinLimit;
+  Align Alignment;
+  /// Where the memory is released: the allocator's frees of %p, or
+  /// releases of marks taken before the allocation.
+  SmallVector<CallInst *, 4> Releases;
+  std::string Reason; ///< why it is (not) promoted, for the remark
+};
+
+/// The successor index of \p T on which \p P is null, when \p T branches on
+/// `icmp eq/ne %p, null`.
+std::optional<unsigned> nullSuccessor(const Instruction *T, const Value *P) {
+  auto *Br = dyn_cast<BranchInst>(T);
+  if (!Br || !Br->isConditional())
+    return std::nullopt;
+  auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+  if (!Cmp || !Cmp->isEquality())
+    return std::nullopt;
+  Value *L = Cmp->getOperand(0)->stripPointerCasts();
+  Value *R = Cmp->getOperand(1)->stripPointerCasts();
+  if (R == P)
+    std::swap(L, R);
+  if (L != P || !isa<ConstantPointerNull>(R))
+    return std::nullopt;
+  return Cmp->getPredicate() == ICmpInst::ICMP_EQ ? 0u : 1u;
+}
+
+struct WalkOutcome {
+  bool ReachesExit = false;  ///< a path returns without meeting a stop
+  bool ReachesAgain = false; ///< a path meets Again before a stop
+  bool ReachesStop = false;  ///< some path meets a stop
+};
+
+/// Follows every path forward from just after \p Start. A path ends at the
+/// first instruction in \p Stops, at \p Again, at `unreachable`, or at a
+/// function exit; edges taken only when \p P is null are not followed.
+WalkOutcome walkFrom(Instruction *Start,
+                     const SmallPtrSetImpl<const Instruction *> &Stops,
+                     const Instruction *Again, const Value *P) {
+  WalkOutcome O;
+  SmallVector<BasicBlock *, 8> Work;
+  SmallPtrSet<BasicBlock *, 16> Seen;
+  auto Scan = [&](BasicBlock::iterator It, BasicBlock *BB) {
+    for (; It != BB->end(); ++It) {
+      if (Stops.count(&*It)) {
+        O.ReachesStop = true;
+        return;
+      }
+      if (&*It == Again) {
+        O.ReachesAgain = true;
+        return;
+      }
+    }
+    Instruction *T = BB->getTerminator();
+    if (succ_empty(BB)) {
+      if (!isa<UnreachableInst>(T))
+        O.ReachesExit = true;
+      return;
+    }
+    std::optional<unsigned> NullSucc = nullSuccessor(T, P);
+    for (unsigned I = 0, E = T->getNumSuccessors(); I != E; ++I)
+      if (!NullSucc || *NullSucc != I)
+        Work.push_back(T->getSuccessor(I));
+  };
+  Scan(std::next(Start->getIterator()), Start->getParent());
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (Seen.insert(BB).second)
+      Scan(BB->begin(), BB);
+  }
+  return O;
+}
+
+class Promoter {
+public:
+  Promoter(Function &F, const StackPolicy &Policy)
+      : F(F), Policy(Policy), DT(F) {}
+
+  /// Fills Candidates; returns false when there is none.
+  bool collect();
+  /// Decides one candidate; false with Reason set when it must stay.
+  bool check(Candidate &C);
+  /// Withdraws the promotions that would not fit the frame budget.
+  void applyFrameBudget(MutableArrayRef<bool> Promote);
+  void promote(Candidate &C);
+  void dropUnusedMarks();
+
+  SmallVector<Candidate, 4> Candidates;
+
+private:
+  bool checkAllocator(Candidate &C);
+  /// The allocator \p CI calls, or null.
+  const AllocatorSpec *allocatorOf(const CallInst &CI) const;
+  bool checkABI(Candidate &C);
+  bool checkPaths(Candidate &C);
+  std::string limitText() const {
+    return "the " + scopealloc::limitText(Policy);
+  }
+
+  Function &F;
+  const StackPolicy &Policy;
+  DominatorTree DT;
+  bool HasMustTail = false;
+};
+
+/// The policy's allocators first: a policy may describe a built-in name
+/// otherwise.
+const AllocatorSpec *findAllocator(const StackPolicy &Policy, StringRef Name) {
+  for (const AllocatorSpec &A : Policy.Allocators)
+    if (A.Alloc == Name)
+      return &A;
+  for (const AllocatorSpec &A : builtinAllocators())
+    if (A.Alloc == Name)
+      return &A;
+  return nullptr;
+}
+
+const AllocatorSpec *Promoter::allocatorOf(const CallInst &CI) const {
+  const AllocatorSpec *A = findAllocator(Policy, calleeName(CI));
+  return A && CI.arg_size() >= A->AllocArgs ? A : nullptr;
+}
+
+bool Promoter::collect() {
+  for (Instruction &I : instructions(F)) {
+    auto *CI = dyn_cast<CallInst>(&I);
+    if (!CI)
+      continue;
+    if (CI->isMustTailCall())
+      HasMustTail = true;
+    StringRef Name = calleeName(*CI);
+    const AllocatorSpec *Spec = allocatorOf(*CI);
+    bool IsABI = Name == ABIAlloc && CI->arg_size() == 2;
+    if ((!Spec && !IsABI) || !CI->getType()->isPointerTy())
+      continue;
+    Expected<Scope> S = readScope(*CI);
+    if (!S) {
+      // Reported (as an error) by the scope-alloc pass later on.
+      consumeError(S.takeError());
+      continue;
+    }
+    Candidate C;
+    C.Alloc = CI;
+    C.Spec = Spec;
+    C.S = std::move(*S);
+    Candidates.push_back(std::move(C));
+  }
+  return !Candidates.empty();
+}
+
+/// A constant argument that fits in 64 bits (an i128 operand may not).
+std::optional<uint64_t> constantArg(const CallInst &CI, unsigned I) {
+  auto *N = dyn_cast<ConstantInt>(CI.getArgOperand(I));
+  if (!N || N->getValue().getActiveBits() > 64)
+    return std::nullopt;
+  return N->getZExtValue();
+}
+
+std::string sizeNotConstant(const CallInst &CI, unsigned I) {
+  if (isa<ConstantInt>(CI.getArgOperand(I)))
+    return "its size does not fit in 64 bits";
+  return "its size is not a compile-time constant";
+}
+
+bool Promoter::check(Candidate &C) {
+  // The call's result is replaced by an alloca: it must be a pointer of the
+  // same type, and an ABI call must be the runtime's function (a module may
+  // declare the name otherwise; scope-alloc reports that conflict).
+  const DataLayout &DL = F.getDataLayout();
+  Type *StackPtr = PointerType::get(F.getContext(), DL.getAllocaAddrSpace());
+  if (C.Alloc->getType() != StackPtr) {
+    std::string Ty;
+    raw_string_ostream OS(Ty);
+    C.Alloc->getType()->print(OS);
+    C.Reason = "it returns '" + Ty + "', not a pointer to the stack (" +
+               "address space " + std::to_string(DL.getAllocaAddrSpace()) + ")";
+    return false;
+  }
+  if (!C.Spec) {
+    FunctionType *Want =
+        RuntimeABI(*F.getParent()).runtimeFunctionType(ABIAlloc);
+    if (C.Alloc->getFunctionType() != Want ||
+        C.Alloc->getCalledFunction()->getFunctionType() != Want) {
+      C.Reason = std::string(ABIAlloc) +
+                 " is declared with another type than the runtime's";
+      return false;
+    }
+  }
+  // The rules of scope-alloc: promote what it would keep on the stack.
+  if (std::optional<BufferVerdict> V = placeByScope(C.S);
+      V && V->Action != AllocaDecision::Keep) {
+    C.Reason = "scope " + C.S.describe() + " requires pool '" +
+               C.S.poolName().str() + "'";
+    return false;
+  }
+  if (!(C.Spec ? checkAllocator(C) : checkABI(C)))
+    return false;
+  BufferVerdict V = placeBuffer(C.S, C.Size, Policy);
+  C.Rule = V.Rule;
+  if (V.Action != AllocaDecision::Keep) {
+    C.Reason = std::to_string(C.Size) + " bytes exceed " + limitText();
+    return false;
+  }
+  if (HasMustTail) {
+    C.Reason = "the function makes a musttail call";
+    return false;
+  }
+  if (!checkPaths(C))
+    return false;
+  if (C.Rule == PlacementRule::ScopeStack)
+    C.Reason = "scope " + C.S.describe() + " requires the stack (" +
+               std::to_string(C.Size) + " bytes, " + limitText() + ")";
+  else
+    C.Reason = std::to_string(C.Size) + " bytes within " + limitText();
+  return true;
+}
+
+// Promote only what fits the frame budget together with what stays on the
+// stack: the allocas the rules keep, and buffers whose scope requires the
+// stack; the others in scope-alloc's order of benefit. Otherwise scope-alloc
+// would move a promoted buffer back to the workspace.
+void Promoter::applyFrameBudget(MutableArrayRef<bool> Promote) {
+  if (!Policy.FrameBudget)
+    return;
+  uint64_t Used = stackBytesKept(F, Policy);
+  LLVM_DEBUG(dbgs() << "promotion in " << F.getName() << ": frame budget "
+                    << *Policy.FrameBudget << " bytes, " << Used
+                    << " bytes of allocas stay\n");
+  SmallVector<unsigned, 4> Optional;
+  SmallVector<BudgetCandidate, 4> Fitting;
+  for (auto [I, C] : enumerate(Candidates)) {
+    if (!Promote[I])
+      continue;
+    if (C.Rule == PlacementRule::ScopeStack) {
+      Used += C.Size; // promoted whatever the budget, as scope-alloc keeps it
+      continue;
+    }
+    Optional.push_back(I);
+    Fitting.push_back({C.Alloc, C.Size});
+  }
+  std::string Budget = budgetText(Policy);
+  for (const BudgetChoice &Choice :
+       chooseWithinBudget(Fitting, Used, *Policy.FrameBudget)) {
+    Candidate &C = Candidates[Optional[Choice.Index]];
+    Used = Choice.Used;
+    if (Choice.Stays) {
+      C.Reason += "; fits the " + Budget;
+      continue;
+    }
+    Promote[Optional[Choice.Index]] = false;
+    C.Reason = std::to_string(C.Size) + " bytes within " + limitText() +
+               ", but the " + Budget +
+               " is spent on allocations that stay on the stack or gain more "
+               "from it (" +
+               std::to_string(Used) + " bytes kept)";
+  }
+}
+
+/// Whether \p V is \p P or null on every path: a phi or select of them
+/// (Halide's error-path destructors free `p` or NULL).
+bool isPointerOrNull(const Value *V, const Value *P) {
+  SmallVector<const Value *, 8> Work{V};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *U = Work.pop_back_val()->stripPointerCasts();
+    if (!Seen.insert(U).second || U == P || isa<ConstantPointerNull>(U))
+      continue;
+    if (auto *Phi = dyn_cast<PHINode>(U))
+      append_range(Work, Phi->incoming_values());
+    else if (auto *Sel = dyn_cast<SelectInst>(U))
+      Work.append({Sel->getTrueValue(), Sel->getFalseValue()});
+    else
+      return false;
+  }
+  return true;
+}
+
+bool Promoter::checkAllocator(Candidate &C) {
+  const AllocatorSpec &A = *C.Spec;
+  if (A.RequiredArg &&
+      constantArg(*C.Alloc, A.RequiredArg->first) != A.RequiredArg->second) {
+    C.Reason = A.RequiredArgWhy;
+    return false;
+  }
+  std::optional<uint64_t> N = constantArg(*C.Alloc, A.SizeArg);
+  if (!N) {
+    C.Reason = sizeNotConstant(*C.Alloc, A.SizeArg);
+    return false;
+  }
+  C.Size = *N;
+  C.Alignment = Align(A.Align);
+  // Its frees: Free(..., %p, ...), directly or through a phi or select of
+  // %p and null. A free that may get another pointer as well cannot be
+  // removed.
+  Value *P = C.Alloc;
+  for (Instruction &I : instructions(F)) {
+    auto *CB = dyn_cast<CallBase>(&I);
+    if (!CB || calleeName(*CB) != A.Free || CB->arg_size() < A.FreeArgs)
+      continue;
+    Value *Arg = CB->getArgOperand(A.FreeArg);
+    SmallVector<const Value *, 4> Objects;
+    getUnderlyingObjects(Arg, Objects);
+    if (!is_contained(Objects, P))
+      continue;
+    if (!isPointerOrNull(Arg, P)) {
+      C.Reason = "it may be released through a phi or select of other "
+                 "pointers";
+      return false;
+    }
+    auto *CI = dyn_cast<CallInst>(CB);
+    if (!CI) {
+      C.Reason = "it is released by an invoke";
+      return false;
+    }
+    C.Releases.push_back(CI);
+  }
+  if (C.Releases.empty()) {
+    C.Reason = "it is never released in this function";
+    return false;
+  }
+  return true;
+}
+
+bool Promoter::checkABI(Candidate &C) {
+  std::optional<uint64_t> N = constantArg(*C.Alloc, 0);
+  if (!N) {
+    C.Reason = sizeNotConstant(*C.Alloc, 0);
+    return false;
+  }
+  std::optional<uint64_t> A = constantArg(*C.Alloc, 1);
+  if (!A || !isPowerOf2_64(*A)) {
+    C.Reason = "its alignment is not a constant power of two";
+    return false;
+  }
+  if (*A > Value::MaximumAlignment) {
+    C.Reason = "its alignment " + std::to_string(*A) +
+               " exceeds the largest an alloca may have (" +
+               std::to_string(Value::MaximumAlignment) + ")";
+    return false;
+  }
+  C.Size = *N;
+  C.Alignment = Align(*A);
+  // Releasing any mark taken before the allocation frees it.
+  for (Instruction &I : instructions(F)) {
+    auto *CI = dyn_cast<CallInst>(&I);
+    if (!CI || calleeName(*CI) != ABIRelease || CI->arg_size() != 1)
+      continue;
+    auto *Mark = dyn_cast<CallInst>(CI->getArgOperand(0));
+    if (Mark && calleeName(*Mark) == ABIMark && DT.dominates(Mark, C.Alloc))
+      C.Releases.push_back(CI);
+  }
+  if (C.Releases.empty()) {
+    C.Reason = "it is never released in this function";
+    return false;
+  }
+  return true;
+}
+
+/// Whether \p C's buffer may outlive the function through something else
+/// than its releases: stored, returned, or passed to a call that may keep
+/// it.
+bool mayEscape(const Candidate &C) {
+  struct Tracker : CaptureTracker {
+    const Candidate &C;
+    bool Escapes = false;
+    explicit Tracker(const Candidate &C) : C(C) {}
+    void tooManyUses() override { Escapes = true; }
+    bool captured(const Use *U) override {
+      if (is_contained(C.Releases, U->getUser()))
+        return false; // a free: that is where it ends
+      if (isa<ICmpInst>(U->getUser()))
+        return false; // a NULL test keeps nothing alive
+      Escapes = true;
+      return true;
+    }
+  } T(C);
+  // Generated kernels address a tile from many places: look at all of
+  // their uses, not LLVM's default first 100.
+  PointerMayBeCaptured(C.Alloc, &T, /*MaxUsesToExplore=*/1 << 16);
+  return T.Escapes;
+}
+
+bool Promoter::checkPaths(Candidate &C) {
+  SmallPtrSet<const Instruction *, 4> Stops(C.Releases.begin(),
+                                            C.Releases.end());
+  // A path on which the result is NULL is the code's error path.
+  const Value *NullChecked =
+      !C.Spec || C.Spec->NullIsErrorPath ? C.Alloc : nullptr;
+  WalkOutcome O = walkFrom(C.Alloc, Stops, C.Alloc, NullChecked);
+  // A path that returns without freeing an allocator's buffer leaked it
+  // (Halide frees on an error path only when the error handler says so):
+  // unless the buffer can escape, the stack frees it at the return instead.
+  if (O.ReachesExit && (!C.Spec || mayEscape(C))) {
+    C.Reason = "it is not released on every path to a return";
+    return false;
+  }
+  if (O.ReachesAgain) {
+    C.Reason = "it is in a loop and not released in the same iteration";
+    return false;
+  }
+  // A buffer freed twice on one path is a bug we should not hide.
+  // (Releasing a mark again is harmless in our ABI.)
+  if (C.Spec)
+    for (CallInst *R : C.Releases)
+      if (walkFrom(R, Stops, C.Alloc, NullChecked).ReachesStop) {
+        C.Reason = "it is released more than once on a path";
+        return false;
+      }
+  return true;
+}
+
+void Promoter::promote(Candidate &C) {
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> EB(&Entry, Entry.getFirstInsertionPt());
+  AllocaInst *AI =
+      EB.CreateAlloca(ArrayType::get(EB.getInt8Ty(), C.Size), nullptr);
+  AI->setAlignment(C.Alignment);
+  AI->takeName(C.Alloc);
+  // The late scope-alloc pass sees the same scope on the buffer.
+  if (MDNode *MD = C.Alloc->getMetadata(ScopeMetadataName))
+    AI->setMetadata(ScopeMetadataName, MD);
+
+  IRBuilder<> B(C.Alloc);
+  B.CreateLifetimeStart(AI, B.getInt64(C.Size));
+  for (CallInst *R : C.Releases) {
+    IRBuilder<> RB(R);
+    RB.CreateLifetimeEnd(AI, RB.getInt64(C.Size));
+  }
+  C.Alloc->replaceAllUsesWith(AI);
+  C.Alloc->eraseFromParent();
+  if (C.Spec)
+    for (CallInst *R : C.Releases) {
+      // `if (TVMBackendFreeWorkspace(...) != 0) return -1;` folds away.
+      if (!R->getType()->isVoidTy())
+        R->replaceAllUsesWith(Constant::getNullValue(R->getType()));
+      R->eraseFromParent();
+    }
+}
+
+/// Marks and releases that guard nothing any more go away.
+void Promoter::dropUnusedMarks() {
+  for (Instruction &I : instructions(F))
+    if (calls(I, ABIAlloc))
+      return; // something still allocates from the default pool
+  SmallVector<CallInst *, 4> Marks;
+  for (Instruction &I : instructions(F))
+    if (calls(I, ABIMark))
+      Marks.push_back(cast<CallInst>(&I));
+  for (CallInst *Mark : Marks) {
+    if (!all_of(Mark->users(), [](const User *U) {
+          auto *CI = dyn_cast<CallInst>(U);
+          return CI && calleeName(*CI) == ABIRelease;
+        }))
+      continue;
+    SmallVector<Instruction *, 4> Releases;
+    for (User *U : Mark->users())
+      Releases.push_back(cast<Instruction>(U));
+    for (Instruction *R : Releases)
+      R->eraseFromParent();
+    Mark->eraseFromParent();
+  }
+}
+
+DiagnosticLocation remarkLocation(const CallInst &CI) {
+  if (const DebugLoc &DL = CI.getDebugLoc())
+    return DiagnosticLocation(DL);
+  return DiagnosticLocation(CI.getFunction()->getSubprogram());
+}
+
+} // namespace
+
+const ModulePolicy &PromoteWorkspacePass::modulePolicy(const Module &M) {
+  // A pass object runs over the functions of one module at a time; the
+  // identifier guards against another module at a freed one's address.
+  if (!Policy || PolicyModule != &M ||
+      PolicyModuleID != M.getModuleIdentifier()) {
+    Policy = computeModulePolicy(M, commandLineOptions(), Params);
+    PolicyModule = &M;
+    PolicyModuleID = M.getModuleIdentifier();
+  }
+  return *Policy;
+}
+
+void PromoteWorkspacePass::printPipeline(
+    raw_ostream &OS, function_ref<StringRef(StringRef)> MapClassName2PassName) {
+  printPassWithParameters(OS, MapClassName2PassName(name()), Params);
+}
+
+PreservedAnalyses PromoteWorkspacePass::run(Function &F,
+                                            FunctionAnalysisManager &AM) {
+  // Cheap test first: most functions make no workspace call.
+  // The policy (its 'allocators') only when some call may be one.
+  bool Any = false;
+  for (Instruction &I : instructions(F))
+    if (auto *CB = dyn_cast<CallBase>(&I); CB && CB->getCalledFunction() &&
+                                           !CB->getType()->isVoidTy() &&
+                                           CB->getType()->isPointerTy()) {
+      Any = true;
+      break;
+    }
+  if (!Any)
+    return PreservedAnalyses::all();
+  // The scope-alloc pass reports policy errors; this pass just skips.
+  std::optional<StackPolicy> Policy = policyForFunction(
+      modulePolicy(*F.getParent()), F, /*ReportErrors=*/false);
+  if (!Policy || !Policy->Enabled)
+    return PreservedAnalyses::all();
+  Any = false;
+  for (Instruction &I : instructions(F))
+    if (auto *CB = dyn_cast<CallBase>(&I);
+        CB && (calleeName(*CB) == ABIAlloc ||
+               findAllocator(*Policy, calleeName(*CB)))) {
+      Any = true;
+      break;
+    }
+  if (!Any)
+    return PreservedAnalyses::all();
+
+  // Clang keeps `void *p = TVMBackendAllocWorkspace(...)` in a local slot
+  // until SROA, so the free would see a reload, not the call. mem2reg first,
+  // in the functions that make workspace calls only (not at -O0).
+  bool Changed = false;
+  if (!F.hasOptNone()) {
+    SmallVector<AllocaInst *, 16> Slots;
+    for (Instruction &I : F.getEntryBlock())
+      if (auto *AI = dyn_cast<AllocaInst>(&I); AI && isAllocaPromotable(AI))
+        Slots.push_back(AI);
+    if (!Slots.empty()) {
+      PromoteMemToReg(Slots, AM.getResult<DominatorTreeAnalysis>(F),
+                      &AM.getResult<AssumptionAnalysis>(F));
+      Changed = true;
+    }
+  }
+  auto Unchanged = [&] {
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  };
+
+  Promoter P(F, *Policy);
+  if (!P.collect())
+    return Unchanged();
+  auto &ORE = AM.getResult<OptimizationRemarkEmitterAnalysis>(F);
+  // Decide everything before rewriting anything.
+  SmallVector<bool, 4> Promote;
+  for (Candidate &C : P.Candidates)
+    Promote.push_back(P.check(C));
+  P.applyFrameBudget(Promote);
+
+  bool Promoted = false;
+  for (auto Pair : zip(P.Candidates, Promote)) {
+    // Named, not bound: lambdas cannot capture structured bindings in C++17.
+    auto &C = std::get<0>(Pair);
+    bool Yes = std::get<1>(Pair);
+    std::string Name = describeValue(*C.Alloc);
+    StringRef Callee = C.Spec ? StringRef(C.Spec->Alloc) : ABIAlloc;
+    DiagnosticLocation Loc = remarkLocation(*C.Alloc);
+    BasicBlock *BB = C.Alloc->getParent();
+    auto Describe = [&](auto R) {
+      R << "workspace call '" << ore::NV("Call", Name) << "' ("
+        << ore::NV("Callee", Callee) << ", scope "
+        << ore::NV("Scope", C.S.describe()) << ") "
+        << (Yes ? "promoted" : "not promoted") << ": "
+        << ore::NV("Reason", C.Reason);
+      return R;
+    };
+    if (Yes) {
+      ORE.emit([&] {
+        return Describe(OptimizationRemark(DEBUG_TYPE, "Promoted", Loc, BB));
+      });
+      P.promote(C);
+      Promoted = true;
+    } else {
+      ORE.emit([&] {
+        return Describe(
+            OptimizationRemarkMissed(DEBUG_TYPE, "NotPromoted", Loc, BB));
+      });
+    }
+  }
+  if (!Promoted)
+    return Unchanged();
+  P.dropUnusedMarks();
+  // `tail` promises that the callee does not touch this frame's allocas; a
+  // promoted buffer may be passed on. Tail-call elimination adds it back
+  // where it is still true.
+  for (Instruction &I : instructions(F))
+    if (auto *CI = dyn_cast<CallInst>(&I);
+        CI && CI->isTailCall() && !CI->isMustTailCall())
+      CI->setTailCallKind(CallInst::TCK_None);
+  return PreservedAnalyses::none();
+}
+
+} // namespace scopealloc

@@ -1,0 +1,255 @@
+//===- Jobs.cpp - what each of clang's jobs gets --------------------------===//
+//
+// clang's Driver decides what a command line does (preprocess, compile,
+// assemble, link, with -save-temps, LTO, response files...). The wrapper
+// only edits the jobs it built:
+//   - a -cc1 job that runs LLVM loads the plugin (-load for its -mllvm
+//     options, -fpass-plugin for the pass) and gets the plugin's options:
+//     facts, report, pool usage, value names;
+//   - every other clang job (preprocessor, integrated assembler, -emit-ast,
+//     --analyze, --precompile...) loses the -mllvm -scope-alloc-* options,
+//     which nothing there would parse;
+//   - a job writing a depfile (-MD) lists the plugin and the policy files,
+//     so that make and ninja rebuild when they change.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScopeAllocClang.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Driver/Action.h"
+#include "clang/Driver/Job.h"
+#include "clang/Driver/Options.h"
+#include "clang/Driver/Tool.h"
+#include "clang/Driver/ToolChain.h"
+#include "clang/Driver/Types.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/Option/ArgList.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+#include <fcntl.h>
+#include <map>
+#include <set>
+#include <unistd.h>
+
+using namespace clang;
+using namespace clang::driver;
+using namespace llvm;
+using llvm::opt::ArgStringList;
+
+namespace scopealloc {
+
+namespace {
+// Sends stdout and stderr to /dev/null while it lives: a probe's
+// Compilation must not print what the real one will (-v, --version).
+class Silence {
+public:
+  Silence() {
+    outs().flush();
+    errs().flush();
+    SavedOut = dup(1);
+    SavedErr = dup(2);
+    int Null = open("/dev/null", O_WRONLY);
+    dup2(Null, 1);
+    dup2(Null, 2);
+    close(Null);
+  }
+  ~Silence() {
+    outs().flush();
+    errs().flush();
+    dup2(SavedOut, 1);
+    dup2(SavedErr, 2);
+    close(SavedOut);
+    close(SavedErr);
+  }
+
+private:
+  int SavedOut, SavedErr;
+};
+} // namespace
+
+ClangCompilation::ClangCompilation(const Settings &S,
+                                   ArrayRef<const char *> Argv, bool Quiet)
+    : Quiet(Quiet) {
+  IntrusiveRefCntPtr<DiagnosticOptions> DiagOpts =
+      CreateAndPopulateDiagOpts(Argv).release();
+  DiagnosticConsumer *Client;
+  if (Quiet) {
+    Client = new IgnoringDiagConsumer();
+  } else {
+    // "clang: error: ...", as the wrapped clang says it.
+    auto *Printer = new TextDiagnosticPrinter(errs(), &*DiagOpts);
+    Printer->setPrefix(sys::path::stem(S.CompilerName).str());
+    Client = Printer;
+  }
+  Diags = std::make_unique<DiagnosticsEngine>(new DiagnosticIDs(), DiagOpts,
+                                              Client);
+  ProcessWarningOptions(*Diags, *DiagOpts, /*ReportDiags=*/false);
+  TheDriver = std::make_unique<Driver>(
+      S.Compiler, sys::getDefaultTargetTriple(), *Diags, "clang LLVM compiler");
+  TheDriver->setTargetAndMode(
+      ToolChain::getTargetAndModeFromProgramName(S.CompilerName));
+  std::optional<Silence> Quieted;
+  if (Quiet)
+    Quieted.emplace();
+  C.reset(TheDriver->BuildCompilation(Argv));
+}
+
+ClangCompilation::~ClangCompilation() {
+  // The Compilation removes its temporary files; quietly for a probe.
+  std::optional<Silence> Quieted;
+  if (Quiet)
+    Quieted.emplace();
+  C.reset();
+}
+
+bool runsLLVM(const Command &Job) {
+  // Tool "clang" makes the -cc1 jobs; "clang::as" the integrated assembler.
+  if (StringRef(Job.getCreator().getName()) != "clang")
+    return false;
+  const Action &A = Job.getSource();
+  switch (A.getKind()) {
+  case Action::BackendJobClass:  // -S, -emit-llvm, -flto -c
+  case Action::AssembleJobClass: // -c: compile, back end and assembler in one
+    return true;
+  case Action::CompileJobClass: // -save-temps' bitcode step
+    return types::isLLVMIR(A.getType());
+  default: // preprocess, -fsyntax-only, -emit-ast, --analyze, --precompile
+    return false;
+  }
+}
+
+static bool hasArgument(const Command &Job, ArrayRef<StringRef> Spellings) {
+  for (StringRef Arg : Job.getArguments())
+    if (is_contained(Spellings, Arg))
+      return true;
+  return false;
+}
+
+bool isRelocatableLink(const Command &Job) {
+  return hasArgument(Job, {"-r", "--relocatable", "-i"});
+}
+
+bool isSharedLink(const Command &Job) {
+  return hasArgument(Job, {"-shared", "--shared", "-Bshareable"});
+}
+
+// The value after Flag in a job's arguments, or "".
+static StringRef valueOf(const ArgStringList &Args, StringRef Flag) {
+  for (size_t I = 0; I + 1 < Args.size(); ++I)
+    if (Flag == Args[I])
+      return Args[I + 1];
+  return "";
+}
+
+JobOptions jobOptions(const Settings &S, Compilation &C) {
+  JobOptions O;
+  bool LTO = C.getDriver().isUsingLTO();
+  // Remarks and reports name variables by their IR names; under LTO the
+  // link makes them, from the names the bitcode keeps.
+  O.KeepNames = LTO || (!S.ReportDir.empty() && !S.CMakeProbe);
+  for (StringRef Arg : S.Argv)
+    if (Arg.starts_with("-Rpass=") || Arg.starts_with("-Rpass-missed=") ||
+        Arg.starts_with("-Rpass-analysis=") ||
+        Arg.starts_with("-fsave-optimization-record") ||
+        Arg.starts_with("-foptimization-record-file=") ||
+        Arg.contains("-pass-remarks") || Arg.contains("-scope-alloc-report="))
+      O.KeepNames = true;
+  // Under LTO the frames are laid out at the link, which writes no .su.
+  O.PoolUsage = !LTO && C.getArgs().hasArg(options::OPT_fstack_usage) &&
+                optionValues(S.Argv, "pool-usage").empty();
+  return O;
+}
+
+// With -fstack-usage each source's pool bytes go to a .pu file beside
+// clang's .su: the same name, unless several sources share one .su (a
+// compile and link with -o), where each gets <source stem>.pu here.
+static std::string
+poolUsageFile(const Command &Job,
+              const std::map<std::string, std::set<std::string>> &Sources) {
+  StringRef StackUsage = valueOf(Job.getArguments(), "-stack-usage-file");
+  if (StackUsage.empty())
+    return "";
+  auto It = Sources.find(StackUsage.str());
+  if (It != Sources.end() && It->second.size() > 1)
+    return "./";
+  SmallString<256> Name(StackUsage);
+  sys::path::replace_extension(Name, "pu");
+  return Name.str().str();
+}
+
+void rewriteJobs(const Settings &S, const JobOptions &O, Compilation &C) {
+  const opt::DerivedArgList &Args = C.getArgs();
+  bool AnyLLVM = false;
+  std::map<std::string, std::set<std::string>> SourcesOfStackUsage;
+  for (Command &Job : C.getJobs()) {
+    if (!runsLLVM(Job))
+      continue;
+    AnyLLVM = true;
+    StringRef StackUsage = valueOf(Job.getArguments(), "-stack-usage-file");
+    if (!StackUsage.empty())
+      SourcesOfStackUsage[StackUsage.str()].insert(
+          valueOf(Job.getArguments(), "-main-file-name").str());
+  }
+  std::string Report;
+  if (AnyLLVM && !S.ReportDir.empty() && !S.CMakeProbe) {
+    sys::fs::create_directories(S.ReportDir);
+    Report = S.ReportDir + "/";
+  }
+  // What a depfile lists besides the sources: the plugin and the policies.
+  std::vector<std::string> DepfileEntries{S.Plugin};
+  for (const std::string &Policy : optionValues(S.Argv, "policy"))
+    if (sys::fs::is_regular_file(Policy) &&
+        !is_contained(DepfileEntries, Policy))
+      DepfileEntries.push_back(Policy);
+
+  for (Command &Job : C.getJobs()) {
+    if (!StringRef(Job.getCreator().getName()).starts_with("clang"))
+      continue; // a linker or an external assembler
+    const ArgStringList &Old = Job.getArguments();
+    ArgStringList New;
+    bool LLVM = runsLLVM(Job);
+    auto MLLVM = [&](const Twine &Option) {
+      New.push_back("-mllvm");
+      New.push_back(Args.MakeArgString(Option));
+    };
+    New.push_back(Old[0]); // -cc1, -cc1as: stays first
+    if (LLVM) {
+      // -load makes the plugin's -mllvm options known (clang 19 rejects
+      // them with -fpass-plugin alone); -fpass-plugin runs the pass.
+      New.push_back("-load");
+      New.push_back(Args.MakeArgString(S.Plugin));
+      New.push_back(Args.MakeArgString("-fpass-plugin=" + S.Plugin));
+      // What scopealloc-bound reads: machine frame sizes and the facts.
+      New.push_back("-fstack-size-section");
+      MLLVM("-scope-alloc-facts");
+      if (!Report.empty())
+        MLLVM("-scope-alloc-report=" + Report);
+      if (O.PoolUsage) {
+        std::string File = poolUsageFile(Job, SourcesOfStackUsage);
+        if (!File.empty())
+          MLLVM("-scope-alloc-pool-usage=" + File);
+      }
+    }
+    if (AnyLLVM && !valueOf(Old, "-dependency-file").empty())
+      for (const std::string &Entry : DepfileEntries)
+        New.push_back(Args.MakeArgString("-fdepfile-entry=" + Entry));
+    // The user's and SCOPEALLOC_FLAGS' arguments follow ours: theirs win.
+    for (size_t I = 1; I < Old.size(); ++I) {
+      StringRef Arg = Old[I];
+      if (LLVM && O.KeepNames && Arg == "-discard-value-names")
+        continue;
+      if (!LLVM && Arg == "-mllvm" && I + 1 < Old.size() &&
+          isPluginOption(Old[I + 1])) {
+        ++I; // nothing here loads the plugin to parse it
+        continue;
+      }
+      New.push_back(Old[I]);
+    }
+    Job.replaceArguments(New);
+  }
+}
+
+} // namespace scopealloc

@@ -1,0 +1,105 @@
+//===- LinkCheck.cpp - bounds at the link, and the ccache key -------------===//
+//
+// A link whose flags name a policy file (-scope-alloc-policy=<file>) is
+// checked against the bounds the policy declares for the link's target
+// ('stack-bound', 'entries', 'pool-sizes' of -scope-alloc-target=<tag>'s
+// target, else of the one whose triples match): scopealloc-bound --check
+// runs on the link's output and, when a bound does not hold, prints the
+// chain and deletes the image. -shared and -r links are not checked: their
+// callers own the stack.
+//   SCOPEALLOC_BOUND_CHECK=warn  report the violations, keep the image
+//   SCOPEALLOC_BOUND_CHECK=off   no check
+//
+// Under ccache, which cannot see what the wrapper adds, the preprocessor
+// output of a compile ends with a line naming the configuration.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScopeAllocClang.h"
+#include "clang/Driver/Job.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SHA1.h"
+#include <chrono>
+#include <cstdlib>
+
+using namespace clang::driver;
+using namespace llvm;
+
+namespace scopealloc {
+
+std::string boundCheckMode() {
+  const char *Env = std::getenv("SCOPEALLOC_BOUND_CHECK");
+  std::string Mode = Env ? Env : "on";
+  if (Mode != "on" && Mode != "warn" && Mode != "off")
+    fail("SCOPEALLOC_BOUND_CHECK must be on, warn or off, not '" + Mode + "'");
+  return Mode;
+}
+
+std::optional<std::vector<std::string>>
+boundCommand(const Settings &S, Compilation &C, const Command &Link) {
+  std::string Mode = boundCheckMode();
+  std::vector<std::string> Policies = optionValues(S.Argv, "policy");
+  // A policy the link cannot read here was the compile steps' to report.
+  if (Mode == "off" || Policies.empty() ||
+      !sys::fs::is_regular_file(Policies.back()) || isSharedLink(Link) ||
+      isRelocatableLink(Link))
+    return std::nullopt;
+  std::vector<std::string> Cmd{S.Prefix + "/bin/scopealloc-bound", "--check",
+                               "--policy=" + Policies.back()};
+  std::vector<std::string> Tags = optionValues(S.Argv, "target");
+  if (!Tags.empty())
+    Cmd.push_back("--target=" + Tags.back());
+  // The triple the pass saw, to pick the target whose triples match.
+  TargetInfo T = probeTarget(S, C.getArgs());
+  if (!T.Triple.empty())
+    Cmd.push_back("--triple=" + T.Triple);
+  Cmd.push_back(Mode == "warn" ? "--warn-only" : "--delete-on-failure");
+  const std::vector<std::string> &Outputs = Link.getOutputFilenames();
+  Cmd.push_back(Outputs.empty() ? "a.out" : Outputs.front());
+  return Cmd;
+}
+
+// Names a file by what changes when it is rebuilt or replaced.
+static std::string identity(StringRef Path) {
+  sys::fs::file_status Status;
+  if (sys::fs::status(Path, Status))
+    return (Path + ": missing").str();
+  return formatv("{0} {1} {2} {3}", Path, Status.getSize(),
+                 Status.getLastModificationTime().time_since_epoch().count(),
+                 Status.getUniqueID().getFile())
+      .str();
+}
+
+std::string ccacheMarker(const Settings &S, const JobOptions &O,
+                         Compilation &C) {
+  std::string Key = "ScopeAlloc " SCOPEALLOC_VERSION "\n";
+  Key += identity(S.Plugin) + "\n" + identity(S.Compiler) + "\n";
+  for (const std::string &W : S.Extra)
+    Key += W + "\n";
+  for (const std::string &Policy : optionValues(S.Argv, "policy")) {
+    Key += "policy " + Policy + "\n";
+    if (auto Buffer = MemoryBuffer::getFile(Policy))
+      Key += (*Buffer)->getBuffer().str();
+  }
+  // A cache hit would write neither a report nor a .pu file: such a step is
+  // always compiled.
+  bool Writes = (!S.ReportDir.empty() && !S.CMakeProbe) || O.PoolUsage ||
+                !optionValues(S.Argv, "report").empty() ||
+                !optionValues(S.Argv, "pool-usage").empty();
+  if (Writes)
+    Key += formatv("written file {0} {1} {2}\n", sys::Process::getProcessId(),
+                   sys::Process::GetRandomNumber(),
+                   std::chrono::steady_clock::now().time_since_epoch().count())
+               .str();
+  // A path that cannot exist: it changes the hash (preprocessor mode), and
+  // ccache cannot look the step up without preprocessing it (direct mode).
+  return "# 1 \"/dev/null/scopealloc-config-" +
+         toHex(SHA1::hash(arrayRefFromStringRef(Key)), /*LowerCase=*/true) +
+         "\"";
+}
+
+} // namespace scopealloc

@@ -1,0 +1,311 @@
+//===- Runtime.cpp - the runtime and LTO flags a link gets ----------------===//
+//
+// The runtimes in <prefix>/lib are built for the host. A link for the host
+// gets the shared runtime (one runtime, hence one arena per thread, however
+// many shared objects use it), or the static archive with -static,
+// -static-pie or SCOPEALLOC_RUNTIME=static. A link for a bare-metal target
+// (OS none, or an unknown OS with an elf/eabi environment) gets the best
+// installed <prefix>/lib/baremetal/<triple>[/<isa>/<abi>]/libscopealloc_rt.a
+// its code can run; any other target is an error naming the triple and the
+// installed runtimes, rather than a link that fails on __scopealloc_*
+// symbols or picks up a runtime of the wrong machine. A relocatable link
+// (-r) gets no runtime: its output's final link does.
+//
+// An LTO link runs the pass in the linker: it must be lld, with the plugin
+// loaded, and write the frame sizes scopealloc-bound reads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScopeAllocClang.h"
+#include "clang/Driver/Job.h"
+#include "clang/Driver/Options.h"
+#include "clang/Driver/Tool.h"
+#include "clang/Driver/ToolChain.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Option/ArgList.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include <algorithm>
+
+using namespace clang::driver;
+using namespace llvm;
+
+namespace scopealloc {
+
+// The flags that choose the target, its ISA and ABI.
+static bool isTargetFlag(const opt::Arg &A) {
+  const opt::Option &O = A.getOption();
+  for (unsigned ID :
+       {options::OPT_target, options::OPT_m16, options::OPT_m32,
+        options::OPT_mx32, options::OPT_m64, options::OPT_march_EQ,
+        options::OPT_mcpu_EQ, options::OPT_mfpu_EQ, options::OPT_mfloat_abi_EQ,
+        options::OPT_mabi_EQ, options::OPT_mthumb, options::OPT_marm,
+        options::OPT_mbig_endian, options::OPT_mlittle_endian,
+        options::OPT_mhard_float, options::OPT_msoft_float})
+    if (O.matches(ID))
+      return true;
+  return false;
+}
+
+TargetInfo probeTarget(const Settings &S, const opt::ArgList &Args) {
+  // What clang's -cc1 gets for a C compile with the same target flags.
+  std::vector<std::string> Words{S.Compiler};
+  auto Name = ToolChain::getTargetAndModeFromProgramName(S.CompilerName);
+  if (Name.TargetIsValid)
+    Words.insert(Words.end(), {"-target", Name.TargetPrefix});
+  for (const opt::Arg *A : Args) {
+    if (!isTargetFlag(*A))
+      continue;
+    opt::ArgStringList Rendered;
+    A->render(Args, Rendered);
+    Words.insert(Words.end(), Rendered.begin(), Rendered.end());
+  }
+  Words.insert(Words.end(), {"-c", "-x", "c", "/dev/null", "-o", "/dev/null"});
+  std::vector<const char *> Argv;
+  for (const std::string &W : Words)
+    Argv.push_back(W.c_str());
+  TargetInfo T;
+  ClangCompilation Probe(S, Argv, /*Quiet=*/true);
+  if (!Probe.ok())
+    return T; // a bad -mcpu...: the real command reports it
+  for (const Command &Job : Probe.get()->getJobs()) {
+    const auto &A = Job.getArguments();
+    if (A.empty() || StringRef(A[0]) != "-cc1")
+      continue;
+    for (size_t I = 0; I + 1 < A.size(); ++I) {
+      StringRef Flag = A[I];
+      if (Flag == "-triple")
+        T.Triple = A[I + 1];
+      else if (Flag == "-target-abi")
+        T.ABI = A[I + 1];
+      else if (Flag == "-target-feature")
+        T.Features.push_back(A[I + 1]);
+    }
+    break;
+  }
+  return T;
+}
+
+[[noreturn]] static void noRuntime(const Settings &S, const Twine &Triple) {
+  std::string BareMetal = S.Prefix + "/lib/baremetal";
+  std::vector<std::string> Installed;
+  std::error_code EC;
+  for (sys::fs::recursive_directory_iterator I(BareMetal, EC), E; I != E && !EC;
+       I.increment(EC))
+    if (sys::path::filename(I->path()) == "libscopealloc_rt.a")
+      Installed.push_back(
+          sys::path::parent_path(I->path()).substr(BareMetal.size() + 1).str());
+  std::sort(Installed.begin(), Installed.end());
+  std::string List;
+  if (!Installed.empty())
+    List = "; bare metal (" + BareMetal + "): " + join(Installed, " ");
+  errs() << "scopealloc-clang: no ScopeAlloc runtime for " << Triple << "\n"
+         << "scopealloc-clang: installed: " << SCOPEALLOC_HOST_TRIPLE
+         << " (host, " << S.Prefix << "/lib)" << List << "\n";
+  fail("link for one of those targets, or set SCOPEALLOC_RUNTIME=none and "
+       "link a runtime of your own");
+}
+
+// <arch>-<vendor>-<os>-<environment>, split as the triples are written.
+struct TripleParts {
+  StringRef Arch, OS, Env;
+  explicit TripleParts(StringRef Triple) {
+    StringRef Vendor, Rest;
+    std::tie(Arch, Rest) = Triple.split('-');
+    std::tie(Vendor, Rest) = Rest.split('-');
+    std::tie(OS, Env) = Rest.split('-');
+  }
+};
+
+// The best bare-metal archive for the target, or "" (Description: the
+// target as the error names it).
+static std::string bareMetalArchive(const Settings &S, const TargetInfo &T,
+                                    TripleParts P, std::string &Description) {
+  std::string Dir = S.Prefix + "/lib/baremetal";
+  // Arm M-profile: the architecture's own runtime, else a lower compatible
+  // one's; the float ABI is the triple's environment (softfp is eabi).
+  std::vector<StringRef> Chain =
+      StringSwitch<std::vector<StringRef>>(P.Arch)
+          .Case("thumbv6m", {"thumbv6m"})
+          .Case("thumbv7m", {"thumbv7m", "thumbv6m"})
+          .Case("thumbv7em", {"thumbv7em", "thumbv7m", "thumbv6m"})
+          .Case("thumbv8m.base", {"thumbv8m.base", "thumbv6m"})
+          .Case("thumbv8m.main",
+                {"thumbv8m.main", "thumbv7m", "thumbv8m.base", "thumbv6m"})
+          .Case("thumbv8.1m.main", {"thumbv8.1m.main", "thumbv8m.main",
+                                    "thumbv7m", "thumbv8m.base", "thumbv6m"})
+          .Default({});
+  if (!Chain.empty()) {
+    StringRef ABI = P.Env == "eabihf" ? "eabihf" : "eabi";
+    for (StringRef Arch : Chain) {
+      std::string F =
+          (Dir + "/" + Arch + "-none-" + ABI + "/libscopealloc_rt.a").str();
+      if (sys::fs::is_regular_file(F))
+        return F;
+    }
+    return "";
+  }
+  if (P.Arch == "aarch64") {
+    std::string F = Dir + "/aarch64-none-elf/libscopealloc_rt.a";
+    return sys::fs::is_regular_file(F) ? F : "";
+  }
+  if (P.Arch != "riscv32" && P.Arch != "riscv64")
+    return "";
+  // RISC-V <isa>/<abi>: the same -mabi, and the most extensions among those
+  // the link's ISA has (rv32imac serves rv32imac and rv32gc, not rv32imc).
+  std::string Have = is_contained(T.Features, "+e") ? "e" : "i";
+  for (char Ext : StringRef("mafdc"))
+    if (is_contained(T.Features, std::string("+") + Ext))
+      Have += Ext;
+  Description +=
+      (" (-march=rv" + P.Arch.substr(5) + Have + " -mabi=" + T.ABI + ")").str();
+  std::vector<std::string> ISAs;
+  std::error_code EC;
+  std::string ArchDir = (Dir + "/" + P.Arch + "-unknown-elf").str();
+  for (sys::fs::directory_iterator I(ArchDir, EC), E; I != E && !EC;
+       I.increment(EC))
+    ISAs.push_back(sys::path::filename(I->path()).str());
+  std::sort(ISAs.begin(), ISAs.end());
+  std::string Best;
+  size_t Score = 0;
+  for (const std::string &ISA : ISAs) {
+    std::string F = ArchDir + "/" + ISA + "/" + T.ABI + "/libscopealloc_rt.a";
+    StringRef Letters = StringRef(ISA).drop_front(4); // rv32, rv64
+    if (!sys::fs::is_regular_file(F) ||
+        Letters.find_first_not_of(Have) != StringRef::npos)
+      continue;
+    if (Best.empty() || Letters.size() > Score) {
+      Best = F;
+      Score = Letters.size();
+    }
+  }
+  return Best;
+}
+
+RuntimeChoice chooseRuntime(const Settings &S, const opt::ArgList &Args) {
+  RuntimeChoice R;
+  if (S.Runtime == "none")
+    return R;
+  bool Static = S.Runtime == "static" ||
+                (S.Runtime.empty() &&
+                 Args.hasArg(options::OPT_static, options::OPT_static_pie));
+  R.K = Static ? RuntimeChoice::HostStatic : RuntimeChoice::HostShared;
+  // Without a target flag and with the default compiler, the link is for
+  // the host: nothing to ask.
+  bool Ask = std::getenv("SCOPEALLOC_COMPILER") ||
+             ToolChain::getTargetAndModeFromProgramName(S.CompilerName)
+                 .TargetIsValid ||
+             Args.hasArg(options::OPT_target, options::OPT_m32,
+                         options::OPT_m16, options::OPT_mx32);
+  if (!Ask)
+    return R;
+  TargetInfo T = probeTarget(S, Args);
+  if (T.Triple.empty())
+    return R;
+  TripleParts P(T.Triple);
+  bool BareMetal = P.OS == "none" ||
+                   (P.OS == "unknown" && (P.Env == "elf" || P.Env == "eabi" ||
+                                          P.Env == "eabihf" || P.Env.empty()));
+  if (!BareMetal) {
+    TripleParts Host(SCOPEALLOC_HOST_TRIPLE);
+    if (P.Arch == Host.Arch && P.OS == Host.OS && P.Env == Host.Env)
+      return R;
+    noRuntime(S, T.Triple);
+  }
+  std::string Description = T.Triple;
+  R.Archive = bareMetalArchive(S, T, P, Description);
+  if (R.Archive.empty())
+    noRuntime(S, Description);
+  if (S.Runtime == "shared")
+    fail("SCOPEALLOC_RUNTIME=shared, but " + Description +
+         " is a bare-metal target: its runtime is the static " + R.Archive);
+  R.K = RuntimeChoice::BareMetal;
+  return R;
+}
+
+std::string runtimePath(const Settings &S, const RuntimeChoice &R) {
+  switch (R.K) {
+  case RuntimeChoice::None:
+    return "";
+  case RuntimeChoice::HostShared:
+    return S.Prefix + "/lib/libscopealloc_rt.so";
+  case RuntimeChoice::HostStatic:
+    return S.Prefix + "/lib/libscopealloc_rt.a";
+  case RuntimeChoice::BareMetal:
+    return R.Archive;
+  }
+  return "";
+}
+
+std::vector<std::string> linkFlags(const Settings &S, Compilation &Probe) {
+  std::vector<std::string> Flags;
+  bool Link = false, FinalLink = false;
+  for (const Command &Job : Probe.getJobs())
+    if (Job.getCreator().isLinkJob()) {
+      Link = true;
+      FinalLink |= !isRelocatableLink(Job);
+    }
+  if (!Link)
+    return Flags;
+  const opt::DerivedArgList &Args = Probe.getArgs();
+  // `-x none` first, so that a -x <language> of the user's does not apply to
+  // the runtime.
+  RuntimeChoice R;
+  if (FinalLink)
+    R = chooseRuntime(S, Args);
+  std::string Path = runtimePath(S, R);
+  auto Missing = [&] {
+    fail("missing " + Path + " (is ScopeAlloc installed under " + S.Prefix +
+         "?)");
+  };
+  switch (R.K) {
+  case RuntimeChoice::None:
+    break;
+  case RuntimeChoice::HostStatic:
+    if (!sys::fs::is_regular_file(Path))
+      Missing();
+    Flags.insert(Flags.end(), {"-x", "none", Path, "-lpthread"});
+    break;
+  case RuntimeChoice::HostShared:
+    if (!sys::fs::exists(Path))
+      Missing();
+    Flags.insert(Flags.end(),
+                 {"-x", "none", "-L" + S.Prefix + "/lib", "-lscopealloc_rt",
+                  "-Wl,-rpath," + S.Prefix + "/lib"});
+    break;
+  case RuntimeChoice::BareMetal:
+    Flags.insert(Flags.end(), {"-x", "none", Path});
+    break;
+  }
+
+  // An LTO link, relocatable ones (-r) too, runs the pass in the linker:
+  // only lld loads pass plugins.
+  const Driver &D = Probe.getDriver();
+  if (!D.isUsingLTO())
+    return Flags;
+  std::string Mode = D.getLTOMode() == LTOK_Thin ? "thin" : "full";
+  if (const opt::Arg *Linker =
+          Args.getLastArg(options::OPT_fuse_ld_EQ, options::OPT_ld_path_EQ)) {
+    StringRef Value = Linker->getValue();
+    if (Value != "lld" && !Value.contains("ld.lld"))
+      fail(Linker->getSpelling() + Value + ": an LTO link (-flto=" + Mode +
+           ") must use lld, which runs the ScopeAlloc pass at the link "
+           "(-fuse-ld=lld)");
+  } else {
+    Flags.push_back("-fuse-ld=lld");
+  }
+  // LLVM 19's ThinLTO backend runs no pass plugin at -O0 (--lto-O0).
+  const opt::Arg *Level = Args.getLastArg(options::OPT_O_Group);
+  if (Mode == "thin" && Level && Level->getOption().matches(options::OPT_O0))
+    fail("-O0 on a ThinLTO link (-flto=thin): LLVM 19's ThinLTO backend runs "
+         "no pass plugin at -O0, so ScopeAlloc could not place the buffers; "
+         "link with -O1 or higher, or with -flto");
+  // The link's code generator writes the machine frame sizes (the compile
+  // steps' -fstack-size-section stays in their bitcode); the facts come
+  // from the pass at the link.
+  Flags.push_back("-Wl,--load-pass-plugin=" + S.Plugin);
+  Flags.push_back("-Wl,-mllvm,-stack-size-section");
+  return Flags;
+}
+
+} // namespace scopealloc

@@ -1,0 +1,136 @@
+//===- ScopeAllocClang.h - scopealloc-clang's pieces ------------*- C++ -*-===//
+//
+// scopealloc-clang{,++}: clang, as clang's own Driver builds its jobs, with
+// the ScopeAlloc plugin loaded into the jobs that run LLVM and the runtime
+// added to the link. docs/driver.md says what goes to which job.
+//
+//   Settings.cpp   the environment, the wrapper's own flags, the argv
+//   Jobs.cpp       building a Compilation, and what each job gets
+//   Runtime.cpp    the runtime and LTO flags a link gets
+//   LinkCheck.cpp  scopealloc-bound --check after a link, the ccache key
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SCOPEALLOC_CLANG_H
+#define SCOPEALLOC_CLANG_H
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Driver/Compilation.h"
+#include "clang/Driver/Driver.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/StringSaver.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace scopealloc {
+
+/// Prints "scopealloc-clang: <Message>" and exits with 1.
+[[noreturn]] void fail(const llvm::Twine &Message);
+
+/// What the environment and the command line ask for (Settings.cpp).
+struct Settings {
+  std::string Prefix;        // the install prefix, from this program's path
+  std::string Plugin;        // <prefix>/lib/ScopeAlloc.so
+  std::string CompilerName;  // the wrapped clang as named (its mode: clang++)
+  std::string Compiler;      // ... and its real path (resources, cc1 jobs)
+  std::string Runtime;       // SCOPEALLOC_RUNTIME: "", static, shared, none
+  std::string ReportDir;     // absolute; empty without a report
+  bool PrintRuntime = false; // --scopealloc-print-runtime
+  bool CMakeProbe = false;   // a CMake probe: no report
+  std::vector<std::string> Extra; // SCOPEALLOC_FLAGS_FILE, SCOPEALLOC_FLAGS
+  /// The driver's argv: the compiler, its mode, -I<prefix>/include, the
+  /// extra words, then the user's, response files expanded and the
+  /// wrapper's own flags taken out.
+  std::vector<const char *> Argv;
+  llvm::BumpPtrAllocator Alloc;
+  llvm::StringSaver Saver{Alloc};
+};
+void readSettings(Settings &S, int Argc, const char **Argv,
+                  llvm::StringRef DefaultCompiler);
+
+/// Whether an argument names a ScopeAlloc setting (for -mllvm) or a policy.
+bool isPluginOption(llvm::StringRef Arg);
+/// The values of every *-scope-alloc-<Name>= argument, in order.
+std::vector<std::string> optionValues(llvm::ArrayRef<const char *> Argv,
+                                      llvm::StringRef Name);
+
+/// A Compilation built by clang's Driver, as clang builds it (Jobs.cpp).
+/// A quiet one prints nothing: a probe, whose messages are the real
+/// build's to print.
+class ClangCompilation {
+public:
+  ClangCompilation(const Settings &S, llvm::ArrayRef<const char *> Argv,
+                   bool Quiet);
+  ~ClangCompilation();
+  clang::driver::Driver &driver() { return *TheDriver; }
+  clang::driver::Compilation *get() { return C.get(); }
+  bool ok() const { return C && !C->containsError(); }
+
+private:
+  std::unique_ptr<clang::DiagnosticsEngine> Diags;
+  std::unique_ptr<clang::driver::Driver> TheDriver;
+  std::unique_ptr<clang::driver::Compilation> C;
+  bool Quiet;
+};
+
+/// Whether the job is a -cc1 job that runs LLVM (compile to object,
+/// assembly, bitcode or IR): the jobs that load the plugin.
+bool runsLLVM(const clang::driver::Command &Job);
+/// Whether the link job makes a relocatable object or a shared library.
+bool isRelocatableLink(const clang::driver::Command &Job);
+bool isSharedLink(const clang::driver::Command &Job);
+
+/// What a compile job writes besides its object.
+struct JobOptions {
+  bool KeepNames = false; // -fno-discard-value-names
+  bool PoolUsage = false; // -fstack-usage: a .pu beside the .su
+};
+JobOptions jobOptions(const Settings &S, clang::driver::Compilation &C);
+/// Adds the plugin and its options to the jobs that run LLVM, and takes the
+/// plugin's options out of the other clang jobs.
+void rewriteJobs(const Settings &S, const JobOptions &O,
+                 clang::driver::Compilation &C);
+
+/// The target a link is for, as a compile with the same target flags sees
+/// it (Runtime.cpp).
+struct TargetInfo {
+  std::string Triple;                // empty: unknown (the probe failed)
+  std::string ABI;                   // -target-abi
+  std::vector<std::string> Features; // -target-feature
+};
+TargetInfo probeTarget(const Settings &S, const llvm::opt::ArgList &Args);
+
+/// The runtime a link gets.
+struct RuntimeChoice {
+  enum Kind { None, HostShared, HostStatic, BareMetal } K = None;
+  std::string Archive; // BareMetal: the freestanding archive
+};
+RuntimeChoice chooseRuntime(const Settings &S, const llvm::opt::ArgList &Args);
+/// The path --scopealloc-print-runtime prints (empty for none).
+std::string runtimePath(const Settings &S, const RuntimeChoice &R);
+/// The driver flags a compilation's links need: the runtime, and for LTO
+/// lld with the plugin.
+std::vector<std::string> linkFlags(const Settings &S,
+                                   clang::driver::Compilation &Probe);
+
+/// scopealloc-bound --check for one link job, if the flags name a policy
+/// with a bound to check (LinkCheck.cpp).
+std::optional<std::vector<std::string>>
+boundCommand(const Settings &S, clang::driver::Compilation &C,
+             const clang::driver::Command &Link);
+/// Validates SCOPEALLOC_BOUND_CHECK (on, warn, off).
+std::string boundCheckMode();
+
+/// The line that ends ccache's preprocessor output: it names what the
+/// wrapper adds, so that another configuration is a cache miss.
+std::string ccacheMarker(const Settings &S, const JobOptions &O,
+                         clang::driver::Compilation &C);
+
+} // namespace scopealloc
+
+#endif

@@ -15,7 +15,6 @@
 #include "Output.h"
 #include "BoundSettings.h"
 #include "Suggest.h"
-#include "TargetStack.h"
 
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/CommandLine.h"

@@ -234,7 +234,7 @@ private:
 
 FunctionFacts collectFacts(Function &F) {
   FunctionFacts Facts;
-  Facts.Symbol = symbolName(F);
+  Facts.Name = symbolName(F);
   if (isAddressTaken(F))
     Facts.Flags |= facts::FlagAddressTaken;
   if (F.hasFnAttribute(facts::EntryAttr))
@@ -480,13 +480,13 @@ std::string recordAssembly(const FunctionFacts &Facts, const Function &F) {
   const DataLayout &DL = F.getDataLayout();
   unsigned AddrSize = DL.getPointerSize(F.getAddressSpace());
   Encoder Body(AddrSize);
-  Body.addr(Facts.Symbol);
+  Body.addr(Facts.Name);
   auto Field = [&](uint8_t Tag, auto Fill) {
     Encoder Payload(AddrSize);
     Fill(Payload);
     Body.field(Tag, Payload);
   };
-  Field(facts::TagName, [&](Encoder &E) { E.raw(Facts.Symbol); });
+  Field(facts::TagName, [&](Encoder &E) { E.raw(Facts.Name); });
   Field(facts::TagFlags, [&](Encoder &E) { E.uleb(Facts.Flags); });
   Field(facts::TagType, [&](Encoder &E) { E.raw(Facts.Type); });
   if (!Facts.File.empty())
@@ -544,7 +544,7 @@ std::string recordAssembly(const FunctionFacts &Facts, const Function &F) {
   // Linked to the function's section (SHF_LINK_ORDER, like .stack_sizes),
   // and in its COMDAT group, so that the record goes wherever the function
   // goes: dropped by --gc-sections, deduplicated with the group.
-  std::string Sym = Encoder::quoted(Facts.Symbol);
+  std::string Sym = Encoder::quoted(Facts.Name);
   OS << AsmPrefix;
   if (const Comdat *C = F.getComdat())
     OS << "\"oG\",%progbits," << Sym << ',' << Encoder::quoted(C->getName())

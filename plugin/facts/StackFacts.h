@@ -27,6 +27,8 @@
 #ifndef SCOPEALLOC_STACKFACTS_H
 #define SCOPEALLOC_STACKFACTS_H
 
+#include "FunctionFacts.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/PassManager.h"
@@ -51,52 +53,6 @@ struct FunctionDemotion;
 bool stackFactsRequested();
 /// -scope-alloc-facts-only.
 bool onlyStackFactsRequested();
-
-/// What one function's record says, before encoding.
-struct FunctionFacts {
-  std::string Symbol;
-  uint64_t Flags = 0; ///< facts::Flag bits
-  std::string Type;   ///< typeSignature of the function
-  struct Pool {
-    std::string Name; ///< "" = the default pool
-    uint64_t FrameBytes = 0, Align = 1;
-  };
-  llvm::SmallVector<Pool, 2> Pools;
-  struct Dynamic {
-    uint8_t Place = 0; ///< facts::Place
-    std::string Pool;
-    uint64_t ConstantBytes = 0; ///< 0 = size not a constant
-    uint64_t Align = 1;
-    uint64_t Flags = 0; ///< facts::DynamicFlag bits
-    std::string Name;
-    unsigned Line = 0;
-  };
-  llvm::SmallVector<Dynamic, 2> Dynamics;
-  struct SymbolUse {
-    std::string Name;
-    /// Defined in the module: the record is relocated against it. Else
-    /// (declarations, library calls that code generation introduces such
-    /// as memcpy) the tool finds it by name.
-    bool Relocatable = true;
-    uint64_t Flags = 0; ///< facts::CallFlag or facts::RefFlag bits
-  };
-  std::vector<SymbolUse> Calls, Refs;
-  std::map<std::string, uint64_t> IndirectCalls; ///< type -> call sites
-  std::string File;
-  unsigned Line = 0;
-  /// SCOPEALLOC_RECURSION_BOUND: frames of its cycle at once (0: none).
-  uint64_t RecursionBound = 0;
-  /// Constant-size allocations left in the machine frame, what a smaller
-  /// max-stack-alloca or frame-budget could move to a pool
-  /// (scopealloc-bound --suggest-policy).
-  struct StackAlloca {
-    uint64_t Bytes = 0, Align = 1;
-    std::string Name;
-    unsigned Line = 0;
-    uint64_t Flags = 0; ///< facts::StackAllocaFlag bits
-  };
-  llvm::SmallVector<StackAlloca, 2> StackAllocas;
-};
 
 /// The type signature that indirect calls and address-taken functions are
 /// matched by, across modules: IR type syntax with structs spelled out

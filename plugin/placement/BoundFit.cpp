@@ -220,7 +220,7 @@ private:
       if (F.isDeclaration())
         continue;
       FunctionFacts Facts = collectFacts(F);
-      FitNode &N = node(Facts.Symbol);
+      FitNode &N = node(Facts.Name);
       N.F = &F;
       N.Facts = std::move(Facts);
       ByIRName[F.getName()] = &N;

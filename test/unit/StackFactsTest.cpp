@@ -55,7 +55,7 @@ define void @f(ptr %fp, ptr %dst, ptr %src, ptr %start) {
 )");
   ASSERT_TRUE(M);
   FunctionFacts F = collectFacts(*M->getFunction("f"));
-  EXPECT_EQ(F.Symbol, "f");
+  EXPECT_EQ(F.Name, "f");
   EXPECT_EQ(F.Type, "void (ptr, ptr, ptr, ptr)");
   EXPECT_EQ(names(F.Calls),
             (std::vector<std::string>{"helper", "memcpy", "maybe",

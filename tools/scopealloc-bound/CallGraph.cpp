@@ -80,7 +80,7 @@ public:
   Builder(const Image &Img, const Settings &S) : Img(Img), S(S) {}
 
   CallGraph build() {
-    for (const FactsRecord &R : Img.Records)
+    for (const FunctionFacts &R : Img.Records)
       addRecord(R);
     for (const auto &[Addr, Size] : Img.StackSizes) {
       Node &N = G.Nodes[nodeAt(Addr)];
@@ -106,8 +106,8 @@ public:
     for (const Node &N : G.Nodes)
       for (const auto &P : N.PoolBytes)
         Pools.insert(P.first);
-    for (const FactsRecord &R : Img.Records)
-      for (const FactsRecord::Dynamic &D : R.Dynamics)
+    for (const FunctionFacts &R : Img.Records)
+      for (const FunctionFacts::Dynamic &D : R.Dynamics)
         if (D.Place == facts::PlacePool)
           Pools.insert(poolName(D.Pool));
     G.Pools.assign(Pools.begin(), Pools.end());
@@ -142,7 +142,7 @@ private:
   /// functions, then its local ones (hidden symbols are local once linked)
   /// when the name is unique, else a function defined elsewhere. None for
   /// an undefined weak function of a static image: it is null, never called.
-  std::optional<unsigned> resolve(const FactsRecord::SymbolUse &U,
+  std::optional<unsigned> resolve(const FunctionFacts::SymbolUse &U,
                                   bool Weak = false) {
     if (U.Address &&
         (ByAddress.count(U.Address) || Img.FunctionNames.count(U.Address)))
@@ -161,7 +161,7 @@ private:
     return It->second;
   }
 
-  void addRecord(const FactsRecord &R) {
+  void addRecord(const FunctionFacts &R) {
     if (!R.Address)
       return; // a dropped function's record, with its relocation zeroed
     Node &N = G.Nodes[nodeAt(R.Address)];
@@ -180,9 +180,9 @@ private:
     for (Node &N : G.Nodes)
       if (N.Facts && (N.Facts->Flags & facts::FlagAddressTaken))
         N.AddressTaken = true;
-    for (const FactsRecord &R : Img.Records)
+    for (const FunctionFacts &R : Img.Records)
       if (R.Address)
-        for (const FactsRecord::SymbolUse &Ref : R.Refs)
+        for (const FunctionFacts::SymbolUse &Ref : R.Refs)
           G.Nodes[*resolve(Ref)].AddressTaken = true;
     for (uint64_t Addr : Img.AddressesInData)
       G.Nodes[nodeAt(Addr)].AddressTaken = true;
@@ -206,9 +206,9 @@ private:
   }
 
   void addCalls(unsigned I) {
-    const FactsRecord &R = *G.Nodes[I].Facts;
+    const FunctionFacts &R = *G.Nodes[I].Facts;
     std::vector<unsigned> Callees;
-    for (const FactsRecord::SymbolUse &C : R.Calls)
+    for (const FunctionFacts::SymbolUse &C : R.Calls)
       if (std::optional<unsigned> Callee =
               resolve(C, C.Flags & facts::CallWeak))
         Callees.push_back(*Callee);
@@ -240,15 +240,15 @@ private:
   /// size. (The edge is the library function's, for every caller: a
   /// comparator of one qsort call counts under all of them.)
   void addLibraryCallbacks(unsigned I) {
-    const FactsRecord &R = *G.Nodes[I].Facts;
+    const FunctionFacts &R = *G.Nodes[I].Facts;
     std::vector<unsigned> Run;
-    for (const FactsRecord::SymbolUse &Ref : R.Refs)
+    for (const FunctionFacts::SymbolUse &Ref : R.Refs)
       if (Ref.Flags & facts::RefCallback)
         if (std::optional<unsigned> N = resolve(Ref))
           Run.push_back(*N);
     if (Run.empty())
       return;
-    for (const FactsRecord::SymbolUse &C : R.Calls) {
+    for (const FunctionFacts::SymbolUse &C : R.Calls) {
       std::optional<unsigned> Library =
           facts::runsCallbackBeforeReturning(C.Name) ? resolve(C)
                                                      : std::nullopt;
@@ -292,9 +292,9 @@ private:
       return;
     }
     bool DynamicOnStack = false;
-    for (const FactsRecord::Pool &P : N.Facts->Pools)
+    for (const FunctionFacts::Pool &P : N.Facts->Pools)
       N.PoolBytes[poolName(P.Name)] += bumpBytes(P.FrameBytes, P.Align);
-    for (const FactsRecord::Dynamic &D : N.Facts->Dynamics) {
+    for (const FunctionFacts::Dynamic &D : N.Facts->Dynamics) {
       bool Repeats = D.Flags & facts::DynamicInCycle;
       std::string What =
           D.Name + (D.ConstantBytes
@@ -381,11 +381,11 @@ private:
                (Destructor ? "destructor (" : "constructor (") + Table + ")");
     }
     bool UnknownStarts = false;
-    for (const FactsRecord &R : Img.Records) {
+    for (const FunctionFacts &R : Img.Records) {
       if (!R.Address)
         continue;
       UnknownStarts |= R.Flags & facts::FlagUnknownThreadStart;
-      for (const FactsRecord::SymbolUse &Ref : R.Refs) {
+      for (const FunctionFacts::SymbolUse &Ref : R.Refs) {
         if (Ref.Flags & facts::RefThreadStart)
           addEntry(*resolve(Ref), "thread start");
         // Handlers run on whatever stack they interrupt (or, at exit,

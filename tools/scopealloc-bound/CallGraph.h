@@ -59,7 +59,7 @@ struct Cause {
 struct Node {
   std::string Name;
   uint64_t Address = 0; ///< 0: not in the image
-  const FactsRecord *Facts = nullptr;
+  const FunctionFacts *Facts = nullptr;
   std::optional<uint64_t> Frame;   ///< .stack_sizes
   std::optional<uint64_t> Assumed; ///< no facts: the assumed total stack
   std::string AssumedFrom;

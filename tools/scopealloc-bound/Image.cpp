@@ -658,7 +658,7 @@ private:
   };
 
   void readRecord(const DataExtractor &DE, uint64_t Off) {
-    FactsRecord R;
+    FunctionFacts R;
     FieldReader Rec{DE, Off, DE.size()};
     R.Address = Img.normalize(Rec.addr());
     while (!Rec.Failed && Rec.Off < Rec.End) {
@@ -683,7 +683,7 @@ private:
         R.Line = F.uleb();
         break;
       case facts::TagPool: {
-        FactsRecord::Pool P;
+        FunctionFacts::Pool P;
         P.Name = F.str();
         P.FrameBytes = F.uleb();
         P.Align = F.uleb();
@@ -691,7 +691,7 @@ private:
         break;
       }
       case facts::TagDynamic: {
-        FactsRecord::Dynamic D;
+        FunctionFacts::Dynamic D;
         D.Place = F.uleb();
         D.Pool = F.str();
         D.ConstantBytes = F.uleb();
@@ -704,7 +704,7 @@ private:
       }
       case facts::TagCall:
       case facts::TagRef: {
-        FactsRecord::SymbolUse U;
+        FunctionFacts::SymbolUse U;
         U.Address = Img.normalize(F.addr());
         U.Name = F.str();
         U.Flags = F.uleb();
@@ -718,7 +718,7 @@ private:
         R.RecursionBound = F.uleb();
         break;
       case facts::TagStackAlloca: {
-        FactsRecord::StackAlloca A;
+        FunctionFacts::StackAlloca A;
         A.Bytes = F.uleb();
         A.Align = F.uleb();
         A.Name = F.str();
@@ -731,7 +731,7 @@ private:
       case facts::TagIndirectCall: {
         std::string Type = F.str();
         uint64_t Sites = F.uleb();
-        R.IndirectCalls.push_back({std::move(Type), Sites});
+        R.IndirectCalls[std::move(Type)] += Sites;
         break;
       }
       default:

@@ -12,6 +12,8 @@
 #ifndef SCOPEALLOC_BOUND_IMAGE_H
 #define SCOPEALLOC_BOUND_IMAGE_H
 
+#include "FunctionFacts.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBufferRef.h"
@@ -25,44 +27,6 @@
 
 namespace scopealloc {
 namespace bound {
-
-/// One function's record, decoded.
-struct FactsRecord {
-  uint64_t Address = 0; ///< 0 in a relocatable object
-  std::string Name;
-  uint64_t Flags = 0; ///< facts::Flag bits
-  std::string Type;
-  std::string File;
-  unsigned Line = 0;
-  struct Pool {
-    std::string Name; ///< "" = the default pool
-    uint64_t FrameBytes = 0, Align = 1;
-  };
-  std::vector<Pool> Pools;
-  struct Dynamic {
-    uint8_t Place = 0; ///< facts::Place
-    std::string Pool;
-    uint64_t ConstantBytes = 0, Align = 1, Flags = 0;
-    std::string Name;
-    unsigned Line = 0;
-  };
-  std::vector<Dynamic> Dynamics;
-  struct SymbolUse {
-    uint64_t Address = 0; ///< 0: not relocated, or not in the image
-    std::string Name;
-    uint64_t Flags = 0; ///< facts::CallFlag or facts::RefFlag bits
-  };
-  std::vector<SymbolUse> Calls, Refs;
-  std::vector<std::pair<std::string, uint64_t>> IndirectCalls; ///< type, sites
-  uint64_t RecursionBound = 0; ///< SCOPEALLOC_RECURSION_BOUND, 0: none
-  struct StackAlloca {
-    uint64_t Bytes = 0, Align = 1;
-    std::string Name;
-    unsigned Line = 0;
-    uint64_t Flags = 0; ///< facts::StackAllocaFlag bits
-  };
-  std::vector<StackAlloca> StackAllocas;
-};
 
 /// A pool whose memory the image defines (SCOPEALLOC_DEFINE_POOL...).
 struct PoolCapacity {
@@ -78,7 +42,7 @@ struct Image {
   bool Relocatable = false;
   unsigned AddressSize = 8;
 
-  std::vector<FactsRecord> Records;
+  std::vector<FunctionFacts> Records;
   /// .stack_sizes: function address -> bytes of its machine frame.
   std::map<uint64_t, uint64_t> StackSizes;
   /// Defined function symbols: address -> names (global ones first).

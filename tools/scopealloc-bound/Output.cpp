@@ -236,7 +236,7 @@ void dumpFacts(raw_ostream &OS, const Image &Img) {
      << " entries in .stack_sizes\n";
   for (const std::string &P : Img.Problems)
     OS << "warning: " << P << '\n';
-  for (const FactsRecord &R : Img.Records) {
+  for (const FunctionFacts &R : Img.Records) {
     OS << "function " << R.Name;
     if (!Img.Relocatable)
       OS << " at 0x" << utohexstr(R.Address);
@@ -259,15 +259,15 @@ void dumpFacts(raw_ostream &OS, const Image &Img) {
       OS << "  frame: " << It->second << '\n';
     if (R.RecursionBound)
       OS << "  recursion bound: " << R.RecursionBound << " frames\n";
-    for (const FactsRecord::StackAlloca &A : R.StackAllocas)
+    for (const FunctionFacts::StackAlloca &A : R.StackAllocas)
       OS << "  stack allocation: " << A.Name << ", " << A.Bytes
          << " bytes, align " << A.Align
          << (A.Flags & facts::StackAllocaPinned ? ", stack scope" : "")
          << (A.Line ? ", line " + std::to_string(A.Line) : "") << '\n';
-    for (const FactsRecord::Pool &P : R.Pools)
+    for (const FunctionFacts::Pool &P : R.Pools)
       OS << "  pool " << poolName(P.Name) << ": " << P.FrameBytes
          << " bytes, align " << P.Align << '\n';
-    for (const FactsRecord::Dynamic &D : R.Dynamics)
+    for (const FunctionFacts::Dynamic &D : R.Dynamics)
       OS << "  dynamic "
          << (D.Place == facts::PlaceStack ? std::string("stack")
                                           : "pool " + poolName(D.Pool))
@@ -277,12 +277,12 @@ void dumpFacts(raw_ostream &OS, const Image &Img) {
          << ", align " << D.Align
          << (D.Flags & facts::DynamicInCycle ? ", in a loop" : "")
          << (D.Line ? ", line " + std::to_string(D.Line) : "") << '\n';
-    for (const FactsRecord::SymbolUse &C : R.Calls)
+    for (const FunctionFacts::SymbolUse &C : R.Calls)
       OS << "  call " << C.Name << (C.Flags & facts::CallWeak ? " (weak)" : "")
          << '\n';
     for (const auto &[Type, Sites] : R.IndirectCalls)
       OS << "  indirect call: " << Type << " (" << Sites << " sites)\n";
-    for (const FactsRecord::SymbolUse &Ref : R.Refs)
+    for (const FunctionFacts::SymbolUse &Ref : R.Refs)
       OS << "  address of " << Ref.Name
          << (Ref.Flags & facts::RefThreadStart ? " (thread start)" : "")
          << (Ref.Flags & facts::RefCallback ? " (run by a library call)" : "")

@@ -152,10 +152,10 @@ public:
     Sizes.assign(N, {});
     Next.assign(N, 0);
     for (unsigned I = 0; I < N; ++I) {
-      const FactsRecord *R = W.Nodes[I].Facts;
+      const FunctionFacts *R = W.Nodes[I].Facts;
       if (!R || (R->Flags & facts::FlagFactsOnly))
         continue;
-      for (const FactsRecord::StackAlloca &A : R->StackAllocas) {
+      for (const FunctionFacts::StackAlloca &A : R->StackAllocas) {
         Kept[I] += A.Bytes;
         if (!(A.Flags & facts::StackAllocaPinned))
           Sizes[I].push_back(A.Bytes);

@@ -21,10 +21,10 @@ target triple = "i686-pc-windows-msvc"
 declare void @takes_inalloca(ptr inalloca(<{ i32 }>))
 declare swiftcc void @may_fail(ptr swifterror)
 define void @f() {
-  %sp = call ptr @llvm.stacksave.p0()
+  %sp = call ptr @llvm.stacksave()
   %args = alloca inalloca <{ i32 }>
   call void @takes_inalloca(ptr inalloca(<{ i32 }>) %args)
-  call void @llvm.stackrestore.p0(ptr %sp)
+  call void @llvm.stackrestore(ptr %sp)
   %err = alloca swifterror ptr
   call swiftcc void @may_fail(ptr swifterror %err)
   %ws_err = alloca swifterror ptr, !scope !0
@@ -42,3 +42,6 @@ define void @g() {
   call void @use(ptr addrspace(5) %buf)
   ret void
 }
+
+declare ptr @llvm.stacksave()
+declare void @llvm.stackrestore(ptr)

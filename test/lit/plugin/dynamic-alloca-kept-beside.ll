@@ -18,12 +18,12 @@ declare void @use(ptr)
 ; CHECK:         call void @__scopealloc_release(ptr %scopealloc.mark)
 ; CHECK-NEXT:    ret void
 define void @mixed(i64 %n) {
-  %sp = call ptr @llvm.stacksave.p0()
+  %sp = call ptr @llvm.stacksave()
   %kept = alloca i8, i64 %n, !scope !1
   %moved = alloca i8, i64 %n
   call void @use(ptr %kept)
   call void @use(ptr %moved)
-  call void @llvm.stackrestore.p0(ptr %sp)
+  call void @llvm.stackrestore(ptr %sp)
   ret void
 }
 
@@ -40,3 +40,6 @@ define void @pool_vla(i64 %n) {
 
 ; REMARK: '%moved' (dynamic size, align 1, scope none) moved to pool 'workspace': its size is only known at run time; dynamic allocations: demote (built-in default); its memory is released when the function returns, not at llvm.stackrestore [rule dynamic-size]
 ; REMARK: '%t' (dynamic size, align 1, scope 'global.sram') moved to pool 'sram': scope 'global.sram' requires pool 'sram'; its memory is released when the function returns, not at llvm.stackrestore [rule scope-pool]
+
+declare ptr @llvm.stacksave()
+declare void @llvm.stackrestore(ptr)

@@ -33,6 +33,9 @@ define void @f() {
 }
 !0 = !{!"global.workspace"}
 
+declare ptr @llvm.stacksave()
+declare void @llvm.stackrestore(ptr)
+
 ;--- as5.ll
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128-A5"
 target triple = "x86_64-unknown-linux-gnu"
@@ -42,6 +45,3 @@ define void @g() {
   call void @use(ptr addrspace(5) %buf)
   ret void
 }
-
-declare ptr @llvm.stacksave()
-declare void @llvm.stackrestore(ptr)

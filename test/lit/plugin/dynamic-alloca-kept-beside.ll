@@ -11,10 +11,10 @@ target triple = "x86_64-unknown-linux-gnu"
 declare void @use(ptr)
 
 ; CHECK-LABEL: define void @mixed(
-; CHECK:         %sp = call ptr @llvm.stacksave.p0()
+; CHECK:         %sp = call ptr @llvm.stacksave{{(\.p0)?}}()
 ; CHECK:         %kept = alloca i8, i64 %n, align 1, !scope
 ; CHECK:         %moved = call nonnull align 1 ptr @__scopealloc_alloc(
-; CHECK:         call void @llvm.stackrestore.p0(ptr %sp)
+; CHECK:         call void @llvm.stackrestore{{(\.p0)?}}(ptr %sp)
 ; CHECK:         call void @__scopealloc_release(ptr %scopealloc.mark)
 ; CHECK-NEXT:    ret void
 define void @mixed(i64 %n) {

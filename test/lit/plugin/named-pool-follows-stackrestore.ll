@@ -13,11 +13,11 @@ declare void @use(ptr)
 
 ; CHECK-LABEL: define void @scope_in_loop(
 ; CHECK:       loop:
-; CHECK:         %sp = call ptr @llvm.stacksave.p0()
+; CHECK:         %sp = call ptr @llvm.stacksave{{(\.p0)?}}()
 ; CHECK-NEXT:    %scopealloc.save.sram = call ptr @__scopealloc_pool_mark(ptr @__scopealloc_pool_sram)
 ; CHECK:         %t = call nonnull align 16 ptr @__scopealloc_pool_alloc(ptr @__scopealloc_pool_sram, i64 %bytes, i64 16)
 ; CHECK:         call void @__scopealloc_pool_release(ptr @__scopealloc_pool_sram, ptr %scopealloc.save.sram)
-; CHECK-NEXT:    call void @llvm.stackrestore.p0(ptr %sp)
+; CHECK-NEXT:    call void @llvm.stackrestore{{(\.p0)?}}(ptr %sp)
 ; CHECK:       exit:
 ; CHECK-NEXT:    call void @__scopealloc_pool_release(ptr @__scopealloc_pool_sram, ptr %scopealloc.mark.sram)
 define void @scope_in_loop(i64 %n, i64 %bytes) {

@@ -39,7 +39,7 @@
 #ifndef SCOPEALLOC_BOUNDFIT_H
 #define SCOPEALLOC_BOUNDFIT_H
 
-#include "Settings.h"
+#include "BoundSettings.h"
 #include "placement/AllocaDecision.h"
 
 #include "llvm/ADT/ArrayRef.h"

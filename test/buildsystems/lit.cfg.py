@@ -2,7 +2,7 @@
 # would: autotools (configure probes, libtool, .S, make check), CMake (Ninja
 # and Unix Makefiles, with and without ccache, ThinLTO static libraries and
 # the binutils names), Meson, and a Makefile with response files. Each
-# project is built at limit 0 (SCOPEALLOC_FLAGS, the README's way to set a
+# project is built at limit 0 (SCOPEALLOC_FLAGS, the way docs/integration.md gives to set a
 # limit for a whole build) and its program must show demoted frames in
 # SCOPEALLOC_STATS=1 output. The projects live in Inputs/.
 import os, platform, shutil, sys

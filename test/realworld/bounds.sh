@@ -10,7 +10,7 @@
 #     (zlib: example, minigzip, example64, minigzip64, infcover, linked
 #     with libz.a; bzip2: bzip2 linked with libbz2.a instead of Debian's
 #     libbz2.so, since the tool reads one image; lua; sqlite3), with the
-#     assumptions of tools/scopealloc-bound/assumptions.conf (the tool's built-in table);
+#     assumptions of analysis/assumptions.conf (the tool's built-in table);
 #   - utils/gcc_callgraph_bound.py on the .ci/.su files of the objects of
 #     the same images from the gcc12 build, with the same assumptions;
 #   - the programs' own tests on the ScopeAlloc builds with
@@ -67,7 +67,7 @@ flock 9
 start=$(date +%s)
 builds="default limit0 gcc12"
 bound=$prefix/bin/scopealloc-bound
-conf=$root/tools/scopealloc-bound/assumptions.conf
+conf=$root/analysis/assumptions.conf
 gccbound=$root/utils/gcc_callgraph_bound.py
 results=$work/results
 rm -rf "$results" && mkdir -p "$results"

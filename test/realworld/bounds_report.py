@@ -259,7 +259,7 @@ def run_checks(d):
                     check(m["stack"] <= gt["stack"]["bytes"],
                           what + ": measured stack %s <= GCC bound with targets %s"
                           % (n(m["stack"]), n(gt["stack"]["bytes"])))
-    # Both tools use tools/scopealloc-bound/assumptions.conf's sizes only (scopealloc-bound's
+    # Both tools use analysis/assumptions.conf's sizes only (scopealloc-bound's
     # built-in table does not show through).
     for program, images in IMAGES.items():
         for image in images:
@@ -269,7 +269,7 @@ def run_checks(d):
                     continue
                 builtin = sorted({l.split()[2] for l in open(txt) if "[assumed: built-in]" in l})
                 check(not builtin, "%s %s [%s]: every assumed size on the chains from "
-                      "tools/scopealloc-bound/assumptions.conf%s" % (program, image, build, "" if not builtin else
+                      "analysis/assumptions.conf%s" % (program, image, build, "" if not builtin else
                                               " (built-in: %s)" % ", ".join(builtin)))
     # Lua and SQLite: unbounded, with the recursion named.
     for program in ("lua", "sqlite"):
@@ -422,7 +422,7 @@ def table(d, src):
       "among the address-taken functions of the ScopeAlloc build, "
       "`test/realworld/bounds/indirect_targets.py`).")
     w("- Calls into glibc and ScopeAlloc's shared runtime take the sizes assumed in "
-      "`tools/scopealloc-bound/assumptions.conf`, the same for both tools; *own frames* counts them 0.")
+      "`analysis/assumptions.conf`, the same for both tools; *own frames* counts them 0.")
     w("- zlib's test programs and bzip2 are linked with the static library (`libz.a`, "
       "`libbz2.a`): the tools read one image.")
     w("")

@@ -1,4 +1,4 @@
-// The default per-thread cap of the workspace pool, as the README states it:
+// The default per-thread cap of the workspace pool, as docs/runtime.md says:
 // 8 x the soft RLIMIT_STACK, at least 64 MiB and at most 1 GiB (1 GiB when
 // the stack is unlimited); 16 MiB to 256 MiB on 32-bit hosts.
 #ifndef SCOPEALLOC_TEST_DEFAULT_CAP_H

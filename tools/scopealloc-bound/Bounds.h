@@ -15,7 +15,7 @@
 #define SCOPEALLOC_BOUND_BOUNDS_H
 
 #include "CallGraph.h"
-#include "Settings.h"
+#include "BoundSettings.h"
 
 #include <cstdint>
 #include <string>

@@ -1,9 +1,12 @@
 //===- CallGraph.cpp - Functions, calls and entry points of an image ------===//
 #include "CallGraph.h"
 #include "FactsFormat.h"
+#include "TargetStack.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -41,15 +44,14 @@ const char *Cause::kindName(KindTy K) {
 bool Cause::affectsStack() const { return Kind != DynamicPool; }
 
 bool Cause::affectsPool(const std::string &P) const {
-  switch (Kind) {
-  case DynamicPool:
+  if (Kind == DynamicPool)
     return Pool == P;
-  case IndirectCall:
-  case NoFacts:
-    return true; // unknown code could do anything
-  default:
-    return false; // Recursion: decided per pool by the bound computation
-  }
+  // Recursion: decided per pool by the bound computation.
+  return affectsEveryPool();
+}
+
+bool Cause::affectsEveryPool() const {
+  return Kind == IndirectCall || Kind == NoFacts; // unknown code
 }
 
 bool Node::isLeaf() const {
@@ -192,6 +194,18 @@ private:
     }
   }
 
+  /// The node standing for the address-taken functions of \p Type.
+  unsigned targetSet(StringRef Type, const std::vector<unsigned> &Targets) {
+    auto [It, New] = TargetSets.try_emplace(Type, 0);
+    if (New) {
+      It->second =
+          newNode("<indirect call targets of type " + Type.str() + ">", 0);
+      G.Nodes[It->second].TargetSet = true;
+      G.Nodes[It->second].Callees = Targets;
+    }
+    return It->second;
+  }
+
   void addCalls(unsigned I) {
     const FactsRecord &R = *G.Nodes[I].Facts;
     std::vector<unsigned> Callees;
@@ -199,6 +213,7 @@ private:
       if (std::optional<unsigned> Callee =
               resolve(C, C.Flags & facts::CallWeak))
         Callees.push_back(*Callee);
+    // After the direct calls, as each target used to be.
     for (const auto &[Type, Sites] : R.IndirectCalls) {
       auto It = ByType.find(Type);
       if (It == ByType.end()) {
@@ -208,14 +223,15 @@ private:
         G.Nodes[I].Causes.push_back(std::move(C));
         continue;
       }
-      append_range(Callees, It->second);
+      Callees.push_back(targetSet(Type, It->second));
     }
     std::vector<unsigned> &Out = G.Nodes[I].Callees;
+    DenseSet<unsigned> Seen;
     for (unsigned C : Callees)
-      if (!is_contained(Out, C))
+      if (Seen.insert(C).second)
         Out.push_back(C);
     for (unsigned C : Out)
-      if (!G.Nodes[C].Facts && !FirstCaller.count(C))
+      if (!G.Nodes[C].Facts && !G.Nodes[C].TargetSet && !FirstCaller.count(C))
         FirstCaller[C] = I;
   }
 
@@ -260,6 +276,8 @@ private:
 
   void addOwnUse(unsigned I) {
     Node &N = G.Nodes[I];
+    if (N.TargetSet)
+      return;
     if (!N.Facts) {
       N.Assumed = assumption(N, N.AssumedFrom);
       if (!N.Assumed) {
@@ -392,12 +410,41 @@ private:
   std::map<uint64_t, unsigned> ByAddress;
   StringMap<unsigned> Elsewhere;
   StringMap<std::vector<unsigned>> ByType;
+  StringMap<unsigned> TargetSets; ///< by type
   std::map<unsigned, unsigned> FirstCaller;
 };
 } // namespace
 
 CallGraph buildCallGraph(const Image &Img, const Settings &S) {
   return Builder(Img, S).build();
+}
+
+void setMachineDefaults(const Image &Img, Settings &S) {
+  TargetStack Target = targetStack(
+      archOfELFMachine(Img.EMachine, Img.AddressSize == 8), Img.AddressSize);
+  S.CallOverhead = Target.CallOverhead;
+  S.RedZone = Target.RedZone;
+  if (!Img.Vectors.empty()) // exceptions taken on the program's stack
+    S.ExceptionFrame = Target.ExceptionFrame;
+}
+
+CallGraph analyzeImage(const Image &Img, const Settings &S) {
+  CallGraph G = buildCallGraph(Img, S);
+  if (Img.Records.empty())
+    G.Warnings.push_back("no records in .scopealloc_facts: were the objects "
+                         "compiled through scopealloc-clang (or with "
+                         "-mllvm -scope-alloc-facts), and, under LTO, linked "
+                         "by lld with the plugin loaded?");
+  if (Img.StackSizes.empty())
+    G.Warnings.push_back("no .stack_sizes section: compile with "
+                         "-fstack-size-section");
+  if (Img.LazyBinding)
+    G.Warnings.push_back(
+        "lazy binding: the first call through each PLT slot runs the dynamic "
+        "linker's resolver on the caller's stack (glibc's saves the vector "
+        "registers: up to about 1-3 KiB on x86-64), which these bounds do "
+        "not count; link with -Wl,-z,now (or run with LD_BIND_NOW=1)");
+  return G;
 }
 
 } // namespace bound

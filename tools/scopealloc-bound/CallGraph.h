@@ -5,8 +5,9 @@
 // shared library). Edges are the records' direct calls (by address, else by
 // name) and their indirect calls, resolved by type among the address-taken
 // functions (flagged in a record, referenced by one, or stored in the
-// image's data). What makes a node's own use unbounded is a Cause. Entry
-// points: main, thread start routines, interrupt handlers (vector table,
+// image's data) through one shared node per type (Node::TargetSet). What makes
+// a node's own use unbounded is a Cause. Entry points: main, thread start
+// routines, interrupt handlers (vector table,
 // *_Handler names), constructors and destructors (.init_array, ...),
 // functions marked in the source, and --entry.
 //
@@ -15,7 +16,7 @@
 #define SCOPEALLOC_BOUND_CALLGRAPH_H
 
 #include "Image.h"
-#include "Settings.h"
+#include "BoundSettings.h"
 
 #include <cstdint>
 #include <map>
@@ -51,6 +52,8 @@ struct Cause {
   /// Whether it makes the stack, or pool \p Pool, unbounded.
   bool affectsStack() const;
   bool affectsPool(const std::string &Pool) const;
+  /// Whether it makes every pool unbounded (unknown code could use any).
+  bool affectsEveryPool() const;
 };
 
 struct Node {
@@ -61,6 +64,11 @@ struct Node {
   std::optional<uint64_t> Assumed; ///< no facts: the assumed total stack
   std::string AssumedFrom;
   bool AddressTaken = false;
+  /// Not a function: the address-taken functions of one type, which every
+  /// indirect call of that type reaches. Callers have one edge to it and it
+  /// has one to each of them, so that C call sites and T targets make
+  /// C + T edges, not C x T. Its own use is zero; chains and cycles skip it.
+  bool TargetSet = false;
   std::vector<unsigned> Callees; ///< no duplicates
   std::vector<Cause> Causes;     ///< of its own use (not recursion)
   /// Bytes per call it takes from each pool (display name), padding and
@@ -91,6 +99,13 @@ std::string poolName(const std::string &Pool);
 
 /// Builds the graph of a linked image.
 CallGraph buildCallGraph(const Image &Img, const Settings &S);
+
+/// The call overhead, red zone and exception frame of the image's machine.
+void setMachineDefaults(const Image &Img, Settings &S);
+
+/// The graph, with warnings about what the image lacks (records, frame
+/// sizes, immediate binding): what the tool and its fuzz target bound.
+CallGraph analyzeImage(const Image &Img, const Settings &S);
 
 } // namespace bound
 } // namespace scopealloc

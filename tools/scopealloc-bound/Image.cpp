@@ -9,9 +9,12 @@
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/DataExtractor.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <cstring>
+#include <optional>
 #include <tuple>
+#include <type_traits>
 
 using namespace llvm;
 using namespace llvm::object;
@@ -68,20 +71,204 @@ bool isJumpSlot(uint16_t EMachine, uint64_t Type) {
   }
 }
 
-class Reader {
+/// Reads an image through ELFFile's Expected-returning accessors only: every
+/// offset, size, index and count the file holds is checked before it is
+/// used (ELFObjectFile's SymbolRef and RelocationRef accessors abort on a
+/// bad one), and a section that cannot be read is an error naming it.
+template <class ELFT> class Reader {
+  using Elf_Shdr = typename ELFT::Shdr;
+  using Elf_Sym = typename ELFT::Sym;
+  using Elf_Sym_Range = typename ELFT::SymRange;
+  using Elf_Word = typename ELFT::Word;
+
 public:
-  Reader(const ELFObjectFileBase &Obj, Image &Img) : Obj(Obj), Img(Img) {}
+  Reader(const ELFFile<ELFT> &EF, Image &Img) : EF(EF), Img(Img) {}
+
+  Error read() {
+    Img.EMachine = EF.getHeader().e_machine;
+    Img.Relocatable = EF.getHeader().e_type == ELF::ET_REL;
+    Img.AddressSize = ELFT::Is64Bits ? 8 : 4;
+    if (Error E = readSectionHeaders())
+      return E;
+    if (Error E = readSymbols())
+      return E;
+    for (unsigned I = 0; I < Sections.size(); ++I) {
+      StringRef Name = Names[I];
+      Error E = Error::success();
+      if (Name == facts::SectionName)
+        E = readFacts(I);
+      else if (Name == ".stack_sizes")
+        E = readStackSizes(I);
+      else if (isVectorTable(Name))
+        E = readVectors(I);
+      else if (Name == ".dynamic")
+        E = readDynamic(I);
+      else if (isStartupTable(Name) && !Img.Relocatable)
+        E = readStartup(I);
+      if (E)
+        return E;
+    }
+    if (!Img.Relocatable) {
+      if (Error E = readAddressesInData())
+        return E;
+      if (Error E = readPools())
+        return E;
+    }
+    return Error::success();
+  }
+
+private:
+  static constexpr bool LE = ELFT::Endianness == llvm::endianness::little;
+
+  void problem(const Twine &What) { Img.Problems.push_back(What.str()); }
+
+  static Error error(const Twine &What) {
+    return createStringError(inconvertibleErrorCode(), What);
+  }
+
+  /// "section '.symtab'", or by index while the names are not known.
+  std::string section(unsigned I) const {
+    if (I < Names.size())
+      return "section '" + Names[I].str() + "'";
+    return "section [index " + std::to_string(I) + "]";
+  }
+
+  Error sectionError(unsigned I, const Twine &What) const {
+    return error(section(I) + ": " + What);
+  }
+
+  /// The section table and the names, through the section name table.
+  Error readSectionHeaders() {
+    const auto &H = EF.getHeader();
+    Expected<typename ELFT::ShdrRange> Secs = EF.sections();
+    if (!Secs)
+      return error("section header table (e_shoff 0x" +
+                   utohexstr(H.e_shoff, /*LowerCase=*/true) + ", e_shnum " +
+                   Twine(H.e_shnum) + "): " + toString(Secs.takeError()));
+    Sections = *Secs;
+    if (Sections.empty())
+      return Error::success();
+    uint32_t Index = H.e_shstrndx;
+    if (Index == ELF::SHN_XINDEX)
+      Index = Sections[0].sh_link;
+    if (Index == ELF::SHN_UNDEF) { // no names: nothing is found by name
+      Names.assign(Sections.size(), StringRef());
+      return Error::success();
+    }
+    if (Index >= Sections.size())
+      return error("e_shstrndx: section name table index " + Twine(Index) +
+                   " past the last section (" + Twine(Sections.size() - 1) +
+                   ")");
+    if (Expected<StringRef> Data = contents(Index); !Data)
+      return error("section name table (e_shstrndx " + Twine(Index) +
+                   "): " + toString(Data.takeError()));
+    Expected<StringRef> Table = EF.getStringTable(Sections[Index]);
+    if (!Table)
+      return sectionError(Index, "section name table (e_shstrndx): " +
+                                     toString(Table.takeError()));
+    for (unsigned I = 0; I < Sections.size(); ++I) {
+      uint32_t Off = Sections[I].sh_name;
+      if (Off >= Table->size())
+        return error("section [index " + Twine(I) + "]: name offset 0x" +
+                     utohexstr(Off, /*LowerCase=*/true) +
+                     " past the end of the section name table (" +
+                     Twine(Table->size()) + " bytes)");
+      // getStringTable checked that the table ends with a NUL.
+      Names.push_back(StringRef(Table->data() + Off));
+    }
+    return Error::success();
+  }
+
+  /// Section \p I's bytes, inside the file.
+  Expected<StringRef> contents(unsigned I) const {
+    const Elf_Shdr &S = Sections[I];
+    if (S.sh_type == ELF::SHT_NOBITS)
+      return StringRef();
+    uint64_t Off = S.sh_offset, Size = S.sh_size, FileSize = EF.getBufSize();
+    if (Off > FileSize || Size > FileSize - Off)
+      return sectionError(I, "offset 0x" + utohexstr(Off, /*LowerCase=*/true) +
+                                 " + size " + Twine(Size) +
+                                 " past the end of the file (" +
+                                 Twine(FileSize) + " bytes)");
+    return StringRef(reinterpret_cast<const char *>(EF.base()) + Off, Size);
+  }
+
+  /// A symbol table, its strings and its extended section indices.
+  struct SymbolTable {
+    unsigned Section = 0;
+    Elf_Sym_Range Syms;
+    StringRef Strings;
+    ArrayRef<Elf_Word> Shndx;
+  };
+
+  Expected<const SymbolTable *> symbolTable(unsigned I) {
+    if (auto It = Tables.find(I); It != Tables.end())
+      return &It->second;
+    const Elf_Shdr &S = Sections[I];
+    if (S.sh_type != ELF::SHT_SYMTAB && S.sh_type != ELF::SHT_DYNSYM)
+      return sectionError(I, "not a symbol table");
+    if (Expected<StringRef> Data = contents(I); !Data)
+      return Data.takeError();
+    SymbolTable T;
+    T.Section = I;
+    Expected<Elf_Sym_Range> Syms = EF.symbols(&S);
+    if (!Syms)
+      return sectionError(I, toString(Syms.takeError()));
+    T.Syms = *Syms;
+    if (S.sh_link >= Sections.size())
+      return sectionError(I, "string table index " + Twine(S.sh_link) +
+                                 " past the last section (" +
+                                 Twine(Sections.size() - 1) + ")");
+    if (Expected<StringRef> Data = contents(S.sh_link); !Data)
+      return Data.takeError();
+    Expected<StringRef> Strings = EF.getStringTableForSymtab(S, Sections);
+    if (!Strings)
+      return sectionError(I, "string table: " + toString(Strings.takeError()));
+    T.Strings = *Strings;
+    for (unsigned X = 0; X < Sections.size(); ++X)
+      if (Sections[X].sh_type == ELF::SHT_SYMTAB_SHNDX &&
+          Sections[X].sh_link == I) {
+        if (Expected<StringRef> Data = contents(X); !Data)
+          return Data.takeError();
+        Expected<ArrayRef<Elf_Word>> Shndx =
+            EF.getSHNDXTable(Sections[X], Sections);
+        if (!Shndx)
+          return sectionError(X, toString(Shndx.takeError()));
+        T.Shndx = *Shndx;
+        break;
+      }
+    return &Tables.try_emplace(I, T).first->second;
+  }
+
+  Expected<StringRef> symbolName(const SymbolTable &T, unsigned K) {
+    Expected<StringRef> Name = T.Syms[K].getName(T.Strings);
+    if (!Name)
+      return sectionError(T.Section, "symbol " + Twine(K) + ": " +
+                                         toString(Name.takeError()));
+    return *Name;
+  }
+
+  /// The first section of type \p Type, as ELFObjectFile picks .symtab and
+  /// .dynsym.
+  std::optional<unsigned> firstOfType(unsigned Type) const {
+    for (unsigned I = 0; I < Sections.size(); ++I)
+      if (Sections[I].sh_type == Type)
+        return I;
+    return std::nullopt;
+  }
 
   /// .dynamic: linked against shared libraries; and whether calls through
   /// the PLT are bound lazily (DT_JMPREL without BIND_NOW), so that the
   /// first call through each slot runs the dynamic linker's resolver.
-  void readDynamic(const SectionRef &S) {
+  Error readDynamic(unsigned I) {
     Img.Dynamic = true;
-    StringRef Data = contents(S);
+    Expected<StringRef> Data = contents(I);
+    if (!Data)
+      return Data.takeError();
     unsigned W = Img.AddressSize;
-    DataExtractor DE(Data, Obj.isLittleEndian(), W);
+    DataExtractor DE(*Data, LE, W);
     bool PltRelocs = false, Now = false;
-    for (uint64_t At = 0; At + 2 * W <= Data.size();) {
+    for (uint64_t At = 0; At + 2 * W <= Data->size();) {
       uint64_t Tag = DE.getAddress(&At), Val = DE.getAddress(&At);
       if (Tag == ELF::DT_NULL)
         break;
@@ -93,87 +280,54 @@ public:
         Now = true;
     }
     Img.LazyBinding = PltRelocs && !Now;
+    return Error::success();
   }
 
-  Error read() {
-    Img.EMachine = Obj.getEMachine();
-    Img.Machine = std::string(Obj.getFileFormatName());
-    Img.Relocatable = Obj.isRelocatableObject();
-    Img.AddressSize = Obj.getBytesInAddress();
-    readSymbols();
-    for (const SectionRef &S : Obj.sections()) {
-      Expected<StringRef> Name = S.getName();
-      if (!Name) {
-        consumeError(Name.takeError());
+  Error readSymbols() {
+    for (unsigned Type : {ELF::SHT_SYMTAB, ELF::SHT_DYNSYM}) {
+      std::optional<unsigned> I = firstOfType(Type);
+      if (!I)
         continue;
-      }
-      if (*Name == facts::SectionName)
-        readFacts(S);
-      else if (*Name == ".stack_sizes")
-        readStackSizes(S);
-      else if (isVectorTable(*Name))
-        readVectors(S);
-      else if (*Name == ".dynamic")
-        readDynamic(S);
-      else if (isStartupTable(*Name) && !Obj.isRelocatableObject())
-        readStartup(S, *Name);
-    }
-    if (!Img.Relocatable) {
-      readAddressesInData();
-      readPools();
+      Expected<const SymbolTable *> T = symbolTable(*I);
+      if (!T)
+        return T.takeError();
+      // Symbol 0 is the null symbol.
+      for (unsigned K = 1; K < (*T)->Syms.size(); ++K)
+        if (Error E = addFunction(**T, K))
+          return E;
     }
     return Error::success();
   }
 
-private:
-  void problem(const Twine &What) { Img.Problems.push_back(What.str()); }
-
-  StringRef contents(const SectionRef &S) {
-    Expected<StringRef> C = S.getContents();
-    if (!C) {
-      problem("cannot read section: " + toString(C.takeError()));
-      return {};
+  Error addFunction(const SymbolTable &T, unsigned K) {
+    const Elf_Sym &Sym = T.Syms[K];
+    if (Sym.getType() != ELF::STT_FUNC || Sym.st_shndx == ELF::SHN_UNDEF)
+      return Error::success();
+    Expected<StringRef> Name = symbolName(T, K);
+    if (!Name)
+      return Name.takeError();
+    if (Name->empty())
+      return Error::success();
+    uint64_t Value = Sym.st_value;
+    // As ELFObjectFile reads a function's address: without the Thumb or
+    // microMIPS bit.
+    if (Sym.st_shndx != ELF::SHN_ABS &&
+        (Img.EMachine == ELF::EM_ARM || Img.EMachine == ELF::EM_MIPS))
+      Value &= ~uint64_t(1);
+    uint64_t Addr = Img.normalize(Value);
+    std::vector<std::string> &Names = Img.FunctionNames[Addr];
+    if (is_contained(Names, *Name))
+      return Error::success();
+    std::vector<uint64_t> &Addrs = Img.AllFunctions[*Name];
+    if (!is_contained(Addrs, Addr))
+      Addrs.push_back(Addr);
+    if (Sym.getBinding() != ELF::STB_LOCAL) {
+      Names.insert(Names.begin(), Name->str());
+      Img.GlobalFunctions.try_emplace(*Name, Addr);
+    } else {
+      Names.push_back(Name->str());
     }
-    return *C;
-  }
-
-  void readSymbols() {
-    auto Add = [&](const ELFSymbolRef &Sym) {
-      if (Sym.getELFType() != ELF::STT_FUNC)
-        return;
-      Expected<uint32_t> Flags = Sym.getFlags();
-      if (!Flags || (*Flags & SymbolRef::SF_Undefined)) {
-        if (!Flags)
-          consumeError(Flags.takeError());
-        return;
-      }
-      Expected<StringRef> Name = Sym.getName();
-      Expected<uint64_t> Value = Sym.getValue();
-      if (!Name || !Value || Name->empty()) {
-        if (!Name)
-          consumeError(Name.takeError());
-        if (!Value)
-          consumeError(Value.takeError());
-        return;
-      }
-      uint64_t Addr = Img.normalize(*Value);
-      std::vector<std::string> &Names = Img.FunctionNames[Addr];
-      if (is_contained(Names, *Name))
-        return;
-      std::vector<uint64_t> &Addrs = Img.AllFunctions[*Name];
-      if (!is_contained(Addrs, Addr))
-        Addrs.push_back(Addr);
-      if (Sym.getBinding() != ELF::STB_LOCAL) {
-        Names.insert(Names.begin(), Name->str());
-        Img.GlobalFunctions.try_emplace(*Name, Addr);
-      } else {
-        Names.push_back(Name->str());
-      }
-    };
-    for (const ELFSymbolRef &Sym : Obj.symbols())
-      Add(Sym);
-    for (const ELFSymbolRef &Sym : Obj.getDynamicSymbolIterators())
-      Add(Sym);
+    return Error::success();
   }
 
   /// The pools the image defines, by their buffers (the macros'
@@ -181,46 +335,58 @@ private:
   /// (SCOPEALLOC_DEFINE_POOL_OVER), by the initial limit and base of
   /// __scopealloc_pool_<name> (zero in a position-independent image, where
   /// relocations fill them in: then unknown).
-  void readPools() {
+  Error readPools() {
     static constexpr StringRef BufferPrefix = "scopealloc_buffer_";
     static constexpr StringRef PoolPrefix = "__scopealloc_pool_";
+    std::optional<unsigned> SymTab = firstOfType(ELF::SHT_SYMTAB);
+    if (!SymTab)
+      return Error::success();
+    Expected<const SymbolTable *> TOr = symbolTable(*SymTab);
+    if (!TOr)
+      return TOr.takeError();
+    const SymbolTable &T = **TOr;
     std::map<std::string, PoolCapacity> Structs;
-    for (const ELFSymbolRef &Sym : Obj.symbols()) {
-      if (Sym.getELFType() != ELF::STT_OBJECT)
+    for (unsigned K = 1; K < T.Syms.size(); ++K) {
+      const Elf_Sym &Sym = T.Syms[K];
+      if (Sym.getType() != ELF::STT_OBJECT)
         continue;
-      Expected<StringRef> Name = Sym.getName();
-      if (!Name) {
-        consumeError(Name.takeError());
-        continue;
-      }
+      Expected<StringRef> Name = symbolName(T, K);
+      if (!Name)
+        return Name.takeError();
       if (Name->starts_with(BufferPrefix)) {
-        if (Sym.getSize())
+        if (Sym.st_size)
           Img.Pools[Name->drop_front(BufferPrefix.size()).str()] = {
-              Sym.getSize(), Name->str()};
+              Sym.st_size, Name->str()};
         continue;
       }
       if (!Name->starts_with(PoolPrefix))
         continue;
-      Expected<uint64_t> Value = Sym.getValue();
-      Expected<section_iterator> Sec = Sym.getSection();
-      if (!Value || !Sec || *Sec == Obj.section_end()) {
-        if (!Value)
-          consumeError(Value.takeError());
-        if (!Sec)
-          consumeError(Sec.takeError());
+      Expected<uint32_t> Index =
+          EF.getSectionIndex(Sym, T.Syms, DataRegion<Elf_Word>(T.Shndx));
+      if (!Index)
+        return sectionError(T.Section, "symbol " + Twine(K) + ": " +
+                                           toString(Index.takeError()));
+      if (*Index == 0) // undefined, absolute or common
         continue;
-      }
-      if ((*Sec)->isBSS() || (*Sec)->isVirtual())
+      if (*Index >= Sections.size())
+        return sectionError(T.Section, "symbol " + Twine(K) +
+                                           ": section index " + Twine(*Index) +
+                                           " past the last section (" +
+                                           Twine(Sections.size() - 1) + ")");
+      const Elf_Shdr &Sec = Sections[*Index];
+      if (Sec.sh_type == ELF::SHT_NOBITS)
         continue;
-      StringRef Data = contents(**Sec);
-      uint64_t Off = *Value - (*Sec)->getAddress();
+      Expected<StringRef> Data = contents(*Index);
+      if (!Data)
+        return Data.takeError();
+      uint64_t Off = Sym.st_value - Sec.sh_addr;
       unsigned W = Img.AddressSize;
       constexpr unsigned LimitField = SCOPEALLOC_POOL_FIELD_LIMIT,
                          BaseField = SCOPEALLOC_POOL_FIELD_BASE;
       static_assert(LimitField < BaseField, "read up to base");
-      if (Off > Data.size() || Data.size() - Off < (BaseField + 1) * W)
+      if (Off > Data->size() || Data->size() - Off < (BaseField + 1) * W)
         continue;
-      DataExtractor DE(Data, Obj.isLittleEndian(), W);
+      DataExtractor DE(*Data, LE, W);
       uint64_t At = Off + LimitField * W;
       uint64_t Limit = DE.getAddress(&At);
       At = Off + BaseField * W;
@@ -231,13 +397,16 @@ private:
     }
     for (auto &[Pool, Capacity] : Structs)
       Img.Pools.try_emplace(Pool, Capacity);
+    return Error::success();
   }
 
-  void readStackSizes(const SectionRef &S) {
-    StringRef Data = contents(S);
-    DataExtractor DE(Data, Obj.isLittleEndian(), Img.AddressSize);
+  Error readStackSizes(unsigned I) {
+    Expected<StringRef> Data = contents(I);
+    if (!Data)
+      return Data.takeError();
+    DataExtractor DE(*Data, LE, Img.AddressSize);
     DataExtractor::Cursor C(0);
-    while (C && C.tell() < Data.size()) {
+    while (C && C.tell() < Data->size()) {
       uint64_t Addr = DE.getAddress(C);
       uint64_t Size = DE.getULEB128(C);
       Img.StackSizeEntries += bool(C);
@@ -246,6 +415,7 @@ private:
     }
     if (!C)
       problem(".stack_sizes: " + toString(C.takeError()));
+    return Error::success();
   }
 
   static bool isStartupTable(StringRef Name) {
@@ -255,15 +425,20 @@ private:
 
   /// A table of constructors or destructors: its words (a static image),
   /// and the relative relocations into it (a PIE's words are zero).
-  void readStartup(const SectionRef &S, StringRef Name) {
-    StartupTables.push_back({S.getAddress(), S.getSize(), Name.str()});
-    StringRef Data = contents(S);
-    DataExtractor DE(Data, Obj.isLittleEndian(), Img.AddressSize);
-    for (uint64_t Off = 0; Off + Img.AddressSize <= Data.size();
+  Error readStartup(unsigned I) {
+    StringRef Name = Names[I];
+    StartupTables.push_back(
+        {Sections[I].sh_addr, Sections[I].sh_size, Name.str()});
+    Expected<StringRef> Data = contents(I);
+    if (!Data)
+      return Data.takeError();
+    DataExtractor DE(*Data, LE, Img.AddressSize);
+    for (uint64_t Off = 0; Off + Img.AddressSize <= Data->size();
          Off += Img.AddressSize) {
       uint64_t O = Off;
       noteStartup(Name, DE.getAddress(&O));
     }
+    return Error::success();
   }
 
   void noteStartup(StringRef Table, uint64_t Value) {
@@ -273,72 +448,142 @@ private:
       Img.Startup.push_back({Table.str(), Addr});
   }
 
-  void readVectors(const SectionRef &S) {
-    StringRef Data = contents(S);
-    DataExtractor DE(Data, Obj.isLittleEndian(), Img.AddressSize);
+  Error readVectors(unsigned I) {
+    Expected<StringRef> Data = contents(I);
+    if (!Data)
+      return Data.takeError();
+    DataExtractor DE(*Data, LE, Img.AddressSize);
     DataExtractor::Cursor C(0);
-    for (unsigned I = 0; C && C.tell() + Img.AddressSize <= Data.size(); ++I) {
+    for (unsigned K = 0; C && C.tell() + Img.AddressSize <= Data->size(); ++K) {
       uint64_t Addr = Img.normalize(DE.getAddress(C));
       if (C && Addr && Img.FunctionNames.count(Addr))
-        Img.Vectors.push_back({I, Addr});
+        Img.Vectors.push_back({K, Addr});
     }
     consumeError(C.takeError());
+    return Error::success();
   }
 
   /// Function addresses in allocated, non-executable data, and in dynamic
   /// relocations (a PIE's tables hold zeros and R_*_RELATIVE addends).
-  void readAddressesInData() {
-    auto Note = [&](uint64_t Value) {
-      uint64_t Addr = Img.normalize(Value);
-      if (Img.FunctionNames.count(Addr))
-        Img.AddressesInData.insert(Addr);
-    };
-    for (const SectionRef &S : Obj.sections()) {
-      ELFSectionRef ES(S);
-      uint64_t F = ES.getFlags();
-      if (!(F & ELF::SHF_ALLOC) || (F & ELF::SHF_EXECINSTR) ||
-          ES.getType() == ELF::SHT_NOBITS || S.isVirtual())
+  Error readAddressesInData() {
+    for (unsigned I = 0; I < Sections.size(); ++I) {
+      const Elf_Shdr &S = Sections[I];
+      if (!(S.sh_flags & ELF::SHF_ALLOC) || (S.sh_flags & ELF::SHF_EXECINSTR) ||
+          S.sh_type == ELF::SHT_NOBITS)
         continue;
-      StringRef Data = contents(S);
-      DataExtractor DE(Data, Obj.isLittleEndian(), Img.AddressSize);
-      for (uint64_t Off = 0; Off + Img.AddressSize <= Data.size();
+      Expected<StringRef> Data = contents(I);
+      if (!Data)
+        return Data.takeError();
+      DataExtractor DE(*Data, LE, Img.AddressSize);
+      for (uint64_t Off = 0; Off + Img.AddressSize <= Data->size();
            Off += Img.AddressSize) {
         uint64_t O = Off;
-        Note(DE.getAddress(&O));
+        noteAddressInData(DE.getAddress(&O));
       }
     }
-    for (const SectionRef &S : Obj.dynamic_relocation_sections())
-      for (const RelocationRef &R : S.relocations()) {
-        ELFRelocationRef ER(R);
-        uint64_t Type = ER.getType();
-        if (isRelativeRelocation(Img.EMachine, Type)) {
-          if (Expected<int64_t> Addend = ER.getAddend()) {
-            Note(uint64_t(*Addend));
-            for (const auto &[Begin, Size, Table] : StartupTables)
-              if (R.getOffset() - Begin < Size)
-                noteStartup(Table, uint64_t(*Addend));
-          } else
-            consumeError(Addend.takeError());
-          continue;
-        }
-        if (isJumpSlot(Img.EMachine, Type))
-          continue;
-        symbol_iterator Sym = R.getSymbol();
-        if (Sym == Obj.symbol_end())
-          continue;
-        if (Expected<StringRef> Name = Sym->getName()) {
-          auto It = Img.GlobalFunctions.find(*Name);
-          if (It != Img.GlobalFunctions.end())
-            Img.AddressesInData.insert(It->second);
-        } else {
-          consumeError(Name.takeError());
-        }
-      }
+    Expected<std::vector<unsigned>> Relocs = dynamicRelocationSections();
+    if (!Relocs)
+      return Relocs.takeError();
+    for (unsigned I : *Relocs) {
+      Error E = Error::success();
+      if (Sections[I].sh_type == ELF::SHT_RELA)
+        E = readRelocations(I, EF.relas(Sections[I]));
+      else if (Sections[I].sh_type == ELF::SHT_REL)
+        E = readRelocations(I, EF.rels(Sections[I]));
+      if (E)
+        return E;
+    }
+    return Error::success();
   }
 
-  void readFacts(const SectionRef &S) {
-    StringRef Data = contents(S);
-    bool LE = Obj.isLittleEndian();
+  void noteAddressInData(uint64_t Value) {
+    uint64_t Addr = Img.normalize(Value);
+    if (Img.FunctionNames.count(Addr))
+      Img.AddressesInData.insert(Addr);
+  }
+
+  /// The sections DT_REL, DT_RELA and DT_JMPREL point at, in section order
+  /// (what ELFObjectFile::dynamic_relocation_sections finds, without
+  /// reading past the end of .dynamic).
+  Expected<std::vector<unsigned>> dynamicRelocationSections() {
+    std::vector<uint64_t> Addresses;
+    unsigned W = Img.AddressSize;
+    for (unsigned I = 0; I < Sections.size(); ++I) {
+      if (Sections[I].sh_type != ELF::SHT_DYNAMIC)
+        continue;
+      Expected<StringRef> Data = contents(I);
+      if (!Data)
+        return Data.takeError();
+      DataExtractor DE(*Data, LE, W);
+      for (uint64_t At = 0; At + 2 * W <= Data->size();) {
+        uint64_t Tag = DE.getAddress(&At), Val = DE.getAddress(&At);
+        if (Tag == ELF::DT_NULL)
+          break;
+        if (Tag == ELF::DT_REL || Tag == ELF::DT_RELA || Tag == ELF::DT_JMPREL)
+          Addresses.push_back(Val);
+      }
+    }
+    std::vector<unsigned> Out;
+    for (unsigned I = 0; I < Sections.size(); ++I)
+      if (is_contained(Addresses, uint64_t(Sections[I].sh_addr)))
+        Out.push_back(I);
+    return Out;
+  }
+
+  template <class Rel>
+  Error readRelocations(unsigned I, Expected<ArrayRef<Rel>> Relocs) {
+    if (Expected<StringRef> Data = contents(I); !Data)
+      return Data.takeError();
+    if (!Relocs)
+      return sectionError(I, toString(Relocs.takeError()));
+    bool Mips64EL = EF.isMips64EL();
+    for (unsigned K = 0; K < Relocs->size(); ++K) {
+      const Rel &R = (*Relocs)[K];
+      uint32_t Type = R.getType(Mips64EL);
+      if (isRelativeRelocation(Img.EMachine, Type)) {
+        // Only RELA holds the address (REL's is in the word, read above).
+        if constexpr (std::is_same_v<Rel, typename ELFT::Rela>) {
+          uint64_t Addend = uint64_t(int64_t(R.r_addend));
+          noteAddressInData(Addend);
+          for (const auto &[Begin, Size, Table] : StartupTables)
+            if (uint64_t(R.r_offset) - Begin < Size)
+              noteStartup(Table, Addend);
+        }
+        continue;
+      }
+      if (isJumpSlot(Img.EMachine, Type))
+        continue;
+      uint32_t SymIndex = R.getSymbol(Mips64EL);
+      if (!SymIndex)
+        continue;
+      uint32_t Link = Sections[I].sh_link;
+      if (Link >= Sections.size())
+        return sectionError(I, "symbol table index " + Twine(Link) +
+                                   " past the last section (" +
+                                   Twine(Sections.size() - 1) + ")");
+      Expected<const SymbolTable *> T = symbolTable(Link);
+      if (!T)
+        return sectionError(I, toString(T.takeError()));
+      if (SymIndex >= (*T)->Syms.size())
+        return sectionError(I, "relocation " + Twine(K) + ": symbol " +
+                                   Twine(SymIndex) + " past the end of " +
+                                   section(Link) + " (" +
+                                   Twine((*T)->Syms.size()) + " symbols)");
+      Expected<StringRef> Name = symbolName(**T, SymIndex);
+      if (!Name)
+        return Name.takeError();
+      auto It = Img.GlobalFunctions.find(*Name);
+      if (It != Img.GlobalFunctions.end())
+        Img.AddressesInData.insert(It->second);
+    }
+    return Error::success();
+  }
+
+  Error readFacts(unsigned I) {
+    Expected<StringRef> DataOr = contents(I);
+    if (!DataOr)
+      return DataOr.takeError();
+    StringRef Data = *DataOr;
     uint64_t Off = 0;
     while (Off < Data.size()) {
       if (Data[Off] == 0) { // padding between input sections
@@ -349,7 +594,7 @@ private:
           std::memcmp(Data.data() + Off, facts::Magic, 4) != 0) {
         problem(formatv("{0}: no record at offset {1}", facts::SectionName, Off)
                     .str());
-        return;
+        return Error::success();
       }
       uint8_t Version = Data[Off + 4];
       unsigned AddrSize = uint8_t(Data[Off + 5]);
@@ -361,7 +606,7 @@ private:
         problem(formatv("{0}: record at offset {1} runs past the section",
                         facts::SectionName, Off)
                     .str());
-        return;
+        return Error::success();
       }
       if (Version == facts::Version && (AddrSize == 4 || AddrSize == 8))
         readRecord(DataExtractor(Data.substr(0, End), LE, AddrSize),
@@ -372,6 +617,7 @@ private:
                     .str());
       Off = End;
     }
+    return Error::success();
   }
 
   /// Reads fields of one record; remembers the first failure.
@@ -507,27 +753,56 @@ private:
     Img.Records.push_back(std::move(R));
   }
 
-  const ELFObjectFileBase &Obj;
+  const ELFFile<ELFT> &EF;
   Image &Img;
+  ArrayRef<Elf_Shdr> Sections;
+  std::vector<StringRef> Names; ///< of Sections, once read
+  std::map<unsigned, SymbolTable> Tables;
   /// Where the constructor and destructor tables are: address, size, name.
   std::vector<std::tuple<uint64_t, uint64_t, std::string>> StartupTables;
 };
 
+template <class ELFT>
+Error readELF(const ELFObjectFile<ELFT> &Obj, Image &Img) {
+  return Reader<ELFT>(Obj.getELFFile(), Img).read();
+}
+
 } // namespace
 
-Expected<Image> loadImage(StringRef Path) {
-  Expected<OwningBinary<ObjectFile>> Bin = ObjectFile::createObjectFile(Path);
+Expected<Image> readImage(MemoryBufferRef Buffer) {
+  Expected<std::unique_ptr<ObjectFile>> Bin =
+      ObjectFile::createObjectFile(Buffer);
   if (!Bin)
     return Bin.takeError();
-  const auto *Obj = dyn_cast<ELFObjectFileBase>(Bin->getBinary());
-  if (!Obj)
-    return createStringError(inconvertibleErrorCode(),
-                             "'%s' is not an ELF file", Path.str().c_str());
   Image Img;
-  Img.Path = Path.str();
-  if (Error E = Reader(*Obj, Img).read())
+  Img.Path = Buffer.getBufferIdentifier().str();
+  Error E = Error::success();
+  if (const auto *O = dyn_cast<ELF32LEObjectFile>(Bin->get()))
+    E = readELF(*O, Img);
+  else if (const auto *O = dyn_cast<ELF32BEObjectFile>(Bin->get()))
+    E = readELF(*O, Img);
+  else if (const auto *O = dyn_cast<ELF64LEObjectFile>(Bin->get()))
+    E = readELF(*O, Img);
+  else if (const auto *O = dyn_cast<ELF64BEObjectFile>(Bin->get()))
+    E = readELF(*O, Img);
+  else
+    return createStringError(inconvertibleErrorCode(), "not an ELF file");
+  if (E)
     return std::move(E);
+  Img.Machine = std::string((*Bin)->getFileFormatName());
   return std::move(Img);
+}
+
+Expected<Image> loadImage(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFile(Path, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return errorCodeToError(Buffer.getError());
+  Expected<Image> Img = readImage((*Buffer)->getMemBufferRef());
+  if (Img)
+    Img->Path = Path.str();
+  return Img;
 }
 
 } // namespace bound

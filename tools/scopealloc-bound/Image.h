@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
 
 #include <cstdint>
 #include <map>
@@ -112,7 +113,12 @@ struct Image {
   uint64_t normalize(uint64_t Address) const;
 };
 
+/// Reads the file at \p Path. A section that cannot be read (an offset,
+/// size, index or count past what the file holds) is an error naming it;
+/// a malformed record of .scopealloc_facts is one of Image::Problems.
 llvm::Expected<Image> loadImage(llvm::StringRef Path);
+/// The same from memory; Image::Path is the buffer's identifier.
+llvm::Expected<Image> readImage(llvm::MemoryBufferRef Buffer);
 
 } // namespace bound
 } // namespace scopealloc

@@ -11,7 +11,7 @@
 #include "Bounds.h"
 #include "CallGraph.h"
 #include "Image.h"
-#include "Settings.h"
+#include "BoundSettings.h"
 
 namespace llvm {
 class raw_ostream;

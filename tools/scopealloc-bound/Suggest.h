@@ -22,7 +22,7 @@
 #include "CallGraph.h"
 #include "Image.h"
 #include "PolicyFile.h"
-#include "Settings.h"
+#include "BoundSettings.h"
 
 #include <map>
 

@@ -13,7 +13,7 @@
 #include "Check.h"
 #include "Image.h"
 #include "Output.h"
-#include "Settings.h"
+#include "BoundSettings.h"
 #include "Suggest.h"
 #include "TargetStack.h"
 
@@ -26,9 +26,6 @@
 
 using namespace llvm;
 using namespace scopealloc::bound;
-using scopealloc::archOfELFMachine;
-using scopealloc::TargetStack;
-using scopealloc::targetStack;
 
 static cl::OptionCategory Category("scopealloc-bound options");
 
@@ -164,12 +161,7 @@ int main(int Argc, char **Argv) {
 
   if (!NoBuiltin)
     addBuiltinAssumptions(S);
-  TargetStack Target = targetStack(
-      archOfELFMachine(Img->EMachine, Img->AddressSize == 8), Img->AddressSize);
-  S.CallOverhead = Target.CallOverhead;
-  S.RedZone = Target.RedZone;
-  if (!Img->Vectors.empty()) // exceptions taken on the program's stack
-    S.ExceptionFrame = Target.ExceptionFrame;
+  setMachineDefaults(*Img, S);
   if (!Config.empty())
     if (Error E = readConfig(Config, S))
       return fail(toString(std::move(E)));
@@ -196,21 +188,7 @@ int main(int Argc, char **Argv) {
   if (ExceptionFrame >= 0)
     S.ExceptionFrame = ExceptionFrame;
 
-  CallGraph G = buildCallGraph(*Img, S);
-  if (Img->Records.empty())
-    G.Warnings.push_back("no records in .scopealloc_facts: were the objects "
-                         "compiled through scopealloc-clang (or with "
-                         "-mllvm -scope-alloc-facts), and, under LTO, linked "
-                         "by lld with the plugin loaded?");
-  if (Img->StackSizes.empty())
-    G.Warnings.push_back("no .stack_sizes section: compile with "
-                         "-fstack-size-section");
-  if (Img->LazyBinding)
-    G.Warnings.push_back(
-        "lazy binding: the first call through each PLT slot runs the dynamic "
-        "linker's resolver on the caller's stack (glibc's saves the vector "
-        "registers: up to about 1-3 KiB on x86-64), which these bounds do "
-        "not count; link with -Wl,-z,now (or run with LD_BIND_NOW=1)");
+  CallGraph G = analyzeImage(*Img, S);
   Bounds B = computeBounds(G, S);
   if (!SuggestPolicy.empty())
     return suggestPolicy(outs(), SuggestPolicy, *Img, G, S) ? 0 : 1;

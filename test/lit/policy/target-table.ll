@@ -1,4 +1,4 @@
-; The default limit comes from the target triple (README: "Default policy
+; The default limit comes from the target triple (docs/policy.md: "Default policy
 ; by target"). A 300-byte buffer stays on hosted CPUs, moves on bare metal
 ; (256) and WebAssembly is at 512; GPU modules are left alone.
 ; RUN: sed 's/TRIPLE/x86_64-unknown-linux-gnu/' %s | %opt %loadplugin -passes=scope-alloc -pass-remarks=scope-alloc -disable-output 2>&1 | FileCheck %s --check-prefix=HOSTED64

@@ -24,7 +24,7 @@
 // KEPT-NEXT: readers.c,68
 
 // Bitstream: converted from the YAML (clang 19 cannot write a readable
-// bitstream file on ELF, see the README), read back the same.
+// bitstream file on ELF, see docs/reports.md), read back the same.
 // RUN: llvm-remarkutil yaml2bitstream %t/r.yaml -o %t/r.bitstream
 // RUN: llvm-remarkutil count --parser=bitstream --remark-name=Demoted \
 // RUN:   --count-by=arg --args=Size --group-by=function %t/r.bitstream \

@@ -5,7 +5,7 @@
 
 Every function that runtime/include/scopealloc/scopealloc.h declares, and
 every constructor and destructor of the runtime, needs an 'assume' line in
-ASSUMPTIONS (tools/scopealloc-bound/assumptions.conf): a
+ASSUMPTIONS (analysis/assumptions.conf): a
 program links the hosted runtime without facts, so a call into the API (or,
 statically linked, its constructors as entry points) is otherwise "a call
 into code without facts". The sizes are measured

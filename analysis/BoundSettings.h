@@ -1,4 +1,4 @@
-//===- Settings.h - What the user tells scopealloc-bound --------*- C++ -*-===//
+//===- BoundSettings.h - What the user tells scopealloc-bound ---*- C++ -*-===//
 //
 // Entry points, recursion depths and assumed stack sizes, from options and
 // from a --config file, over a built-in table of assumed sizes for common
@@ -12,8 +12,8 @@
 //                                 included (it uses no pool)
 //
 //===----------------------------------------------------------------------===//
-#ifndef SCOPEALLOC_BOUND_SETTINGS_H
-#define SCOPEALLOC_BOUND_SETTINGS_H
+#ifndef SCOPEALLOC_BOUNDSETTINGS_H
+#define SCOPEALLOC_BOUNDSETTINGS_H
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"

@@ -1,5 +1,5 @@
-//===- Settings.cpp - What the user tells scopealloc-bound ----------------===//
-#include "Settings.h"
+//===- BoundSettings.cpp - What the user tells scopealloc-bound -----------===//
+#include "BoundSettings.h"
 #include "PolicyFile.h"
 #include "BuiltinAssumptions.h"
 
@@ -36,7 +36,7 @@ static Error readSettingsText(StringRef Text, StringRef Name, bool Builtin,
                               Settings &S);
 
 void addBuiltinAssumptions(Settings &S) {
-  // The table is tools/scopealloc-bound/assumptions.conf, compiled in.
+  // The table is analysis/assumptions.conf, compiled in.
   cantFail(readSettingsText(BuiltinAssumptionsText, "built-in",
                             /*Builtin=*/true, S));
 }

@@ -1,5 +1,6 @@
 //===- PolicyValues.cpp - How policy values are written -------------------===//
 #include "PolicyValues.h"
+#include "LLVMCompat.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"

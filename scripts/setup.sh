@@ -72,6 +72,7 @@ fi
 packages=(
   llvm-19-dev clang-19 llvm-19-tools libclang-rt-19-dev lld-19  # LLVM 19 toolchain, lit tools, sanitizers
   libclang-cpp19-dev libclang-19-dev                             # clang's Driver library: the scopealloc-clang driver
+  llvm-16-dev llvm-16-tools clang-16 lld-16                      # the LLVM 16 row of the support matrix (docs/llvm-versions.md)
   cmake ninja-build g++ make python3                            # build
   python3-psutil                                                # lit's per-test timeout
   libgtest-dev                                                  # runtime unit tests

@@ -1,5 +1,8 @@
 # Substitutions shared by the lit suites, so tests read like LLVM's own:
-#   %opt %clang %clangxx        LLVM 19 tools
+#   %opt %clang %clangxx        the tools of the LLVM the plugin is built for
+# and the features (REQUIRES:/UNSUPPORTED:, docs/llvm-versions.md):
+#   llvm-15 llvm-16 llvm-19     that LLVM's major version
+#   debug-records               debug records (#dbg_declare...), LLVM 19
 #   %plugin                     the built ScopeAlloc.so
 #   %loadplugin                 -load-pass-plugin %plugin
 #   %clangplugin                clang flags that load the plugin (+ -mllvm options)
@@ -23,6 +26,10 @@ def configure(config, lit_config, name, suffixes):
         lit_config.maxIndividualTestTime = 300
     except ImportError:
         lit_config.note("psutil is missing: no per-test timeout")
+    major = config.scopealloc_llvm_major
+    config.available_features.add("llvm-%d" % major)
+    if major >= 19:
+        config.available_features.add("debug-records")
     bin_dir = config.llvm_tools_dir
     config.environment["PATH"] = os.pathsep.join(
         [bin_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])

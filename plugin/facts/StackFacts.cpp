@@ -1,6 +1,7 @@
 //===- StackFacts.cpp - Per-function facts for whole-program bounds -------===//
 #include "facts/StackFacts.h"
 #include "FactsFormat.h"
+#include "LLVMCompat.h"
 #include "OptionCategory.h"
 #include "Scope.h"
 #include "facts/LTODeferral.h"
@@ -261,7 +262,7 @@ FunctionFacts collectFacts(Function &F) {
         // of a pointer's size or less (the pass's own slots among them):
         // moved, they would leave a pointer behind. Pinned ones always:
         // a budget counts them first.
-        const DataLayout &DL = F.getDataLayout();
+        const DataLayout &DL = F.getParent()->getDataLayout();
         std::optional<TypeSize> Size = AI->getAllocationSize(DL);
         uint64_t Flags = 0;
         if (AI->getMetadata(ScopeMetadataName)) {
@@ -283,7 +284,7 @@ FunctionFacts collectFacts(Function &F) {
       FunctionFacts::Dynamic D;
       D.Place = facts::PlaceStack;
       if (std::optional<TypeSize> Size =
-              AI->getAllocationSize(F.getDataLayout());
+              AI->getAllocationSize(F.getParent()->getDataLayout());
           Size && !Size->isScalable())
         D.ConstantBytes = Size->getFixedValue();
       D.Align = AI->getAlign().value();
@@ -477,7 +478,7 @@ private:
 } // namespace
 
 std::string recordAssembly(const FunctionFacts &Facts, const Function &F) {
-  const DataLayout &DL = F.getDataLayout();
+  const DataLayout &DL = F.getParent()->getDataLayout();
   unsigned AddrSize = DL.getPointerSize(F.getAddressSpace());
   Encoder Body(AddrSize);
   Body.addr(Facts.Name);
@@ -546,10 +547,15 @@ std::string recordAssembly(const FunctionFacts &Facts, const Function &F) {
   // goes: dropped by --gc-sections, deduplicated with the group.
   std::string Sym = Encoder::quoted(Facts.Name);
   OS << AsmPrefix;
-  if (const Comdat *C = F.getComdat())
-    OS << "\"oG\",%progbits," << Sym << ',' << Encoder::quoted(C->getName())
-       << ",comdat\n";
-  else
+  // The linked-to symbol comes before the group (GNU as 2.35, LLVM 18);
+  // older LLVM assemblers take the group first.
+  if (const Comdat *C = F.getComdat()) {
+    std::string Group = Encoder::quoted(C->getName()) + ",comdat";
+    if (AssemblerParsesLinkedSymbolFirst)
+      OS << "\"oG\",%progbits," << Sym << ',' << Group << '\n';
+    else
+      OS << "\"oG\",%progbits," << Group << ',' << Sym << '\n';
+  } else
     OS << "\"o\",%progbits," << Sym << '\n';
   OS << ".byte ";
   for (char C : facts::Magic)
@@ -639,7 +645,7 @@ bool StackFacts::emit() {
     BasicBlock::iterator At = F.getEntryBlock().getFirstInsertionPt();
     while (isa<AllocaInst>(*At))
       ++At;
-    CallInst::Create(AsmTy, Record, "", At);
+    CallInst::Create(AsmTy, Record, "", &*At);
     Changed = true;
   }
   return Changed;

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/ScopeAllocPass.h"
+#include "LLVMCompat.h"
 #include "passes/ScopeTracking.h"
 #include "policy/SourceScopes.h"
 #include "transform/WorkspacePromotion.h"
@@ -36,9 +37,9 @@ using namespace scopealloc;
 /// first pass's kind, and stops after a refusal: one message either way.)
 static std::optional<PolicyOptions> policyParameters(StringRef Name,
                                                      StringRef PassName) {
-  if (!PassBuilder::checkParametrizedPassName(Name, PassName))
+  if (!checkParametrizedPassName(Name, PassName))
     return std::nullopt;
-  Expected<PolicyOptions> Params = PassBuilder::parsePassParameters(
+  Expected<PolicyOptions> Params = parsePassParameters(
       [&](StringRef Text) { return parsePolicyParameters(Text, PassName); },
       Name, PassName);
   if (!Params) {

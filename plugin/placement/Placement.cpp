@@ -1,12 +1,12 @@
 //===- Placement.cpp - Where a buffer's memory comes from -----------------===//
 #include "placement/Placement.h"
+#include "LLVMCompat.h"
 #include "facts/LTODeferral.h"
 #include "placement/FrameBudget.h"
 #include "support/Diagnostics.h"
 #include "transform/AllocaDemotion.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/IR/EHPersonalities.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -174,7 +174,7 @@ Expected<Scope> allocaScope(const AllocaInst &AI, const StackPolicy &P) {
 }
 
 uint64_t stackBytesKept(const Function &F, const StackPolicy &P) {
-  const DataLayout &DL = F.getDataLayout();
+  const DataLayout &DL = F.getParent()->getDataLayout();
   uint64_t Bytes = 0;
   for (const Instruction &I : instructions(F)) {
     auto *AI = dyn_cast<AllocaInst>(&I);

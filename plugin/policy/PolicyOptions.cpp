@@ -1,5 +1,6 @@
 //===- PolicyOptions.cpp - Policy settings given to the pass itself -------===//
 #include "policy/PolicyOptions.h"
+#include "LLVMCompat.h"
 #include "OptionCategory.h"
 
 #include "llvm/ADT/STLExtras.h"

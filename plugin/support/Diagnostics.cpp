@@ -1,5 +1,6 @@
 //===- Diagnostics.cpp - ScopeAlloc errors and warnings -------------------===//
 #include "support/Diagnostics.h"
+#include "LLVMCompat.h"
 #include "facts/LTODeferral.h"
 #include "support/ValueNames.h"
 

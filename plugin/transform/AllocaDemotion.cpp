@@ -1,5 +1,6 @@
 //===- AllocaDemotion.cpp - Rewrite allocas into workspace memory ---------===//
 #include "transform/AllocaDemotion.h"
+#include "LLVMCompat.h"
 #include "OptionCategory.h"
 #include "Scope.h"
 #include "placement/FrameLayout.h"

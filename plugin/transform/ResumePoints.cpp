@@ -99,7 +99,7 @@ void restoreArenaAtResumePoints(Function &F,
   if (CoroBegin)
     B.SetInsertPoint(CoroBegin->getNextNode());
   else
-    B.SetInsertPoint(F.getEntryBlock().getFirstNonPHIOrDbgOrAlloca());
+    B.SetInsertPoint(&*F.getEntryBlock().getFirstNonPHIOrDbgOrAlloca());
   Remember(B, RT.mark(B, ""));
   for (Instruction *S : Suspends) {
     IRBuilder<> After(S->getNextNode());

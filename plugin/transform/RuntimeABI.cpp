@@ -1,5 +1,6 @@
 //===- RuntimeABI.cpp - Calls into the ScopeAlloc runtime -----------------===//
 #include "transform/RuntimeABI.h"
+#include "LLVMCompat.h"
 #include "OptionCategory.h"
 #include "Scope.h"
 #include "support/Diagnostics.h"
@@ -370,7 +371,7 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   };
 
   IRBuilder<> B(Before);
-  Value *Pool = B.CreateThreadLocalAddress(TLS);
+  Value *Pool = createThreadLocalAddress(B, TLS);
   Pool->setName("scopealloc.pool");
   Value *Cur = Load(B, Ptr, Pool, PtrAlign, "scopealloc.cur");
   // The bound is the pool's high-water mark, not its committed limit
@@ -398,7 +399,7 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
 
   Instruction *FastTerm, *SlowTerm;
   SplitBlockAndInsertIfThenElse(Fits, Before, &FastTerm, &SlowTerm,
-                                MDBuilder(C).createLikelyBranchWeights());
+                                createLikelyBranchWeights(C));
   FastTerm->getParent()->setName("scopealloc.fast");
   SlowTerm->getParent()->setName("scopealloc.slow");
   Before->getParent()->setName("scopealloc.frame.ready");

@@ -1,5 +1,6 @@
 //===- StackProtector.cpp - Canaries after demoted buffers ----------------===//
 #include "transform/StackProtector.h"
+#include "LLVMCompat.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -80,7 +81,7 @@ static Value *irGuardAddress(IRBuilder<> &B, Module &M) {
           GlobalValue::ExternalLinkage, nullptr, Symbol, nullptr,
           GlobalValue::NotThreadLocal, AS);
       if (!T.isOSDarwin())
-        GV->setDSOLocal(M.getDirectAccessExternalData());
+        GV->setDSOLocal(getDirectAccessExternalData(M));
       return GV;
     }
     return ConstantExpr::getIntToPtr(B.getInt32(Offset), B.getPtrTy(AS));
@@ -221,7 +222,7 @@ void DemotedCanaries::check(Instruction *Before, Value *RestoreMark) {
   Instruction *Br = Head->getTerminator();
   IRBuilder<>(Br).CreateCondBr(
       Smashed, failBlock(), Tail,
-      MDBuilder(F.getContext()).createUnlikelyBranchWeights());
+      createUnlikelyBranchWeights(F.getContext()));
   Br->eraseFromParent();
   // The freed canaries are not checked again once their memory is reused.
   IRBuilder<> After(Before);

@@ -237,7 +237,7 @@ bool Promoter::check(Candidate &C) {
   // The call's result is replaced by an alloca: it must be a pointer of the
   // same type, and an ABI call must be the runtime's function (a module may
   // declare the name otherwise; scope-alloc reports that conflict).
-  const DataLayout &DL = F.getDataLayout();
+  const DataLayout &DL = F.getParent()->getDataLayout();
   Type *StackPtr = PointerType::get(F.getContext(), DL.getAllocaAddrSpace());
   if (C.Alloc->getType() != StackPtr) {
     std::string Ty;

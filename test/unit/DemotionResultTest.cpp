@@ -199,18 +199,18 @@ entry:
   br label %loop
 loop:
   %i = phi i64 [ 0, %entry ], [ %next, %loop ]
-  %sp = call ptr @llvm.stacksave.p0()
+  %sp = call ptr @llvm.stacksave()
   %vla = alloca i32, i64 %n, align 4
   call void @use(ptr %vla)
-  call void @llvm.stackrestore.p0(ptr %sp)
+  call void @llvm.stackrestore(ptr %sp)
   %next = add i64 %i, 1
   %done = icmp eq i64 %next, 10
   br i1 %done, label %exit, label %loop
 exit:
   ret void
 }
-declare ptr @llvm.stacksave.p0()
-declare void @llvm.stackrestore.p0(ptr)
+declare ptr @llvm.stacksave()
+declare void @llvm.stackrestore(ptr)
 )IR";
 
 // A VLA bumps where it was; stacksave/stackrestore become marks and
@@ -357,14 +357,14 @@ entry:
   %buf = alloca [4096 x i8], align 16
   call void @use(ptr %buf)
   %r = call i32 @setjmp(ptr %env)
-  %sp = call ptr @llvm.stacksave.p0()
+  %sp = call ptr @llvm.stacksave()
   %vla = alloca i8, i64 %n
   call void @use(ptr %vla)
-  call void @llvm.stackrestore.p0(ptr %sp)
+  call void @llvm.stackrestore(ptr %sp)
   ret void
 }
-declare ptr @llvm.stacksave.p0()
-declare void @llvm.stackrestore.p0(ptr)
+declare ptr @llvm.stacksave()
+declare void @llvm.stackrestore(ptr)
 )IR",
             {{"buf", ""}, {"vla", ""}});
   ASSERT_TRUE(T.F);

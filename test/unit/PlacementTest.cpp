@@ -1,6 +1,7 @@
 //===- PlacementTest.cpp - The placement rules as functions ---------------===//
 #include "placement/Placement.h"
 #include "IRParsing.h"
+#include "LLVMCompat.h"
 
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
@@ -136,11 +137,11 @@ struct Planned : ::testing::Test {
 
   void SetUp() override {
     Ctx.setDiagnosticHandlerCallBack(
-        [](const DiagnosticInfo *DI, void *Context) {
+        [](scopealloc::DiagnosticHandlerArg DI, void *Context) {
           std::string S;
           raw_string_ostream OS(S);
           DiagnosticPrinterRawOStream DP(OS);
-          DI->print(DP);
+          scopealloc::diagnosticOf(DI).print(DP);
           static_cast<Planned *>(Context)->Diagnostics.push_back(S);
         },
         this);

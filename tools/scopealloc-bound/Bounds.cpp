@@ -608,7 +608,7 @@ private:
         if (C.affectsEveryPool())
           append_range(C.Affects, G.Pools);
         else if (C.Kind == Cause::DynamicPool &&
-                 llvm::binary_search(G.Pools, C.Pool))
+                 std::binary_search(G.Pools.begin(), G.Pools.end(), C.Pool))
           C.Affects.push_back(C.Pool);
         Out.push_back(std::move(C));
       }

@@ -118,7 +118,10 @@ public:
   }
 
 private:
-  static constexpr bool LE = ELFT::Endianness == llvm::endianness::little;
+  // (ELFT::Endianness and llvm::endianness are LLVM 18's spellings; the
+  // little-endian ELFTs are the same types in every version.)
+  static constexpr bool LE = std::is_same_v<ELFT, llvm::object::ELF32LE> ||
+                             std::is_same_v<ELFT, llvm::object::ELF64LE>;
 
   void problem(const Twine &What) { Img.Problems.push_back(What.str()); }
 

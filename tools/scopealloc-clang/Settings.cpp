@@ -14,7 +14,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "ScopeAllocClang.h"
+#include "clang/Driver/Driver.h"
 #include "clang/Driver/ToolChain.h"
+#include "LLVMCompat.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

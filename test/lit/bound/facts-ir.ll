@@ -1,3 +1,5 @@
+; the checked IR is LLVM 19 output (attributes, the facts records of other functions).
+; UNSUPPORTED: llvm-15, llvm-16
 ; -scope-alloc-facts: every function defined in the module gets one record,
 ; an inline-asm statement after its entry allocas that pushes section
 ; .scopealloc_facts linked to the function (SHF_LINK_ORDER, "o"), in its

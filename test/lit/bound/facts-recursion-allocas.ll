@@ -1,3 +1,5 @@
+; Runs the installed scopealloc-bound (%prefix), which the llvm<N> matrix builds do not install.
+; UNSUPPORTED: llvm-15, llvm-16
 ; The records carry a declared recursion bound (attribute
 ; "scope-alloc-recursion-bound", from SCOPEALLOC_RECURSION_BOUND: field 10)
 ; and each constant-size allocation the pass left in the machine frame

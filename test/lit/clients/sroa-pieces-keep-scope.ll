@@ -1,3 +1,5 @@
+; LLVM 16 SROA names and splits the pieces differently.
+; UNSUPPORTED: llvm-15, llvm-16
 ; SROA splits an aggregate into new allocas that do not carry its metadata.
 ; Each piece that stays in memory keeps the buffer's scope: the pieces of a
 ; pool-scoped buffer go to the same pool, those of a 'local' one stay on the

@@ -21,10 +21,10 @@ target triple = "i686-pc-windows-msvc"
 declare void @takes_inalloca(ptr inalloca(<{ i32 }>))
 declare swiftcc void @may_fail(ptr swifterror)
 define void @f() {
-  %sp = call ptr @llvm.stacksave.p0()
+  %sp = call ptr @llvm.stacksave()
   %args = alloca inalloca <{ i32 }>
   call void @takes_inalloca(ptr inalloca(<{ i32 }>) %args)
-  call void @llvm.stackrestore.p0(ptr %sp)
+  call void @llvm.stackrestore(ptr %sp)
   %err = alloca swifterror ptr
   call swiftcc void @may_fail(ptr swifterror %err)
   %ws_err = alloca swifterror ptr, !scope !0
@@ -32,6 +32,9 @@ define void @f() {
   ret void
 }
 !0 = !{!"global.workspace"}
+
+declare ptr @llvm.stacksave()
+declare void @llvm.stackrestore(ptr)
 
 ;--- as5.ll
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128-A5"

@@ -1,3 +1,5 @@
+; The input is written with debug records (#dbg_declare), LLVM 19 syntax.
+; REQUIRES: debug-records
 ; A demoted variable keeps its debug description: the dbg_declare points at
 ; a stack slot holding the frame's address, with a deref and the variable's
 ; offset, so a debugger finds it at any -O level.

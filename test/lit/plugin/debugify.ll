@@ -17,13 +17,16 @@ entry:
   %b = alloca i64, align 8
   call void @use(ptr %a)
   call void @use(ptr %b)
-  %sp = call ptr @llvm.stacksave.p0()
+  %sp = call ptr @llvm.stacksave()
   %v = alloca i32, i64 %n
   call void @use(ptr %v)
-  call void @llvm.stackrestore.p0(ptr %sp)
+  call void @llvm.stackrestore(ptr %sp)
   br i1 %c, label %x, label %y
 x:
   ret i32 0
 y:
   ret i32 1
 }
+
+declare ptr @llvm.stacksave()
+declare void @llvm.stackrestore(ptr)

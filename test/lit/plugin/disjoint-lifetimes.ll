@@ -67,3 +67,6 @@ two:
 done:
   ret void
 }
+
+declare void @llvm.lifetime.start.p0(i64 immarg, ptr)
+declare void @llvm.lifetime.end.p0(i64 immarg, ptr)

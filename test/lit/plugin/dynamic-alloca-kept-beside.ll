@@ -11,19 +11,19 @@ target triple = "x86_64-unknown-linux-gnu"
 declare void @use(ptr)
 
 ; CHECK-LABEL: define void @mixed(
-; CHECK:         %sp = call ptr @llvm.stacksave.p0()
+; CHECK:         %sp = call ptr @llvm.stacksave{{(\.p0)?}}()
 ; CHECK:         %kept = alloca i8, i64 %n, align 1, !scope
 ; CHECK:         %moved = call nonnull align 1 ptr @__scopealloc_alloc(
-; CHECK:         call void @llvm.stackrestore.p0(ptr %sp)
+; CHECK:         call void @llvm.stackrestore{{(\.p0)?}}(ptr %sp)
 ; CHECK:         call void @__scopealloc_release(ptr %scopealloc.mark)
 ; CHECK-NEXT:    ret void
 define void @mixed(i64 %n) {
-  %sp = call ptr @llvm.stacksave.p0()
+  %sp = call ptr @llvm.stacksave()
   %kept = alloca i8, i64 %n, !scope !1
   %moved = alloca i8, i64 %n
   call void @use(ptr %kept)
   call void @use(ptr %moved)
-  call void @llvm.stackrestore.p0(ptr %sp)
+  call void @llvm.stackrestore(ptr %sp)
   ret void
 }
 
@@ -40,3 +40,6 @@ define void @pool_vla(i64 %n) {
 
 ; REMARK: '%moved' (dynamic size, align 1, scope none) moved to pool 'workspace': its size is only known at run time; dynamic allocations: demote (built-in default); its memory is released when the function returns, not at llvm.stackrestore [rule dynamic-size]
 ; REMARK: '%t' (dynamic size, align 1, scope 'global.sram') moved to pool 'sram': scope 'global.sram' requires pool 'sram'; its memory is released when the function returns, not at llvm.stackrestore [rule scope-pool]
+
+declare ptr @llvm.stacksave()
+declare void @llvm.stackrestore(ptr)

@@ -27,10 +27,10 @@ entry:
   br label %loop
 loop:
   %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
-  %sp = call ptr @llvm.stacksave.p0()
+  %sp = call ptr @llvm.stacksave()
   %vla = alloca i32, i64 %n, align 16
   call void @use(ptr %vla)
-  call void @llvm.stackrestore.p0(ptr %sp)
+  call void @llvm.stackrestore(ptr %sp)
   %i.next = add i32 %i, 1
   %done = icmp eq i32 %i.next, 100
   br i1 %done, label %exit, label %loop
@@ -55,12 +55,12 @@ entry:
   %saved_stack = alloca ptr, align 8
   %a = alloca i8, i32 %n, align 8
   call void @use(ptr %a)
-  %0 = call ptr @llvm.stacksave.p0()
+  %0 = call ptr @llvm.stacksave()
   store ptr %0, ptr %saved_stack, align 8
   %vla = alloca double, i32 %n, align 16
   call void @use(ptr %vla)
   %1 = load ptr, ptr %saved_stack, align 8
-  call void @llvm.stackrestore.p0(ptr %1)
+  call void @llvm.stackrestore(ptr %1)
   ret void
 }
 
@@ -73,14 +73,17 @@ define void @with_dynamic(i64 %n) {
 entry:
   br label %body
 body:
-  %sp = call ptr @llvm.stacksave.p0()
+  %sp = call ptr @llvm.stacksave()
   %small = alloca [4 x i32], align 4
   %vla = alloca i8, i64 %n
   call void @use(ptr %small)
   call void @use(ptr %vla)
-  call void @llvm.stackrestore.p0(ptr %sp)
+  call void @llvm.stackrestore(ptr %sp)
   ret void
 }
 
 ; REMARK: '%vla' (dynamic size, align 16, scope none) moved to pool 'workspace': its size is only known at run time; dynamic allocations: demote (built-in default) [rule dynamic-size]
 ; REMARK: '%small' (16 bytes, align 4, scope none) moved to pool 'workspace': 16 bytes are within the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU)); moved anyway with the function's other dynamic allocations, so that llvm.stackrestore frees them together [rule with-dynamic]
+
+declare ptr @llvm.stacksave()
+declare void @llvm.stackrestore(ptr)

@@ -1,3 +1,5 @@
+; the checked x86-64 assembly is LLVM 19 code generation.
+; UNSUPPORTED: llvm-15, llvm-16
 ; The default pool's frame is bumped inline: one threadlocal pool, one check
 ; that the frame stays under the pool's bound (its high-water mark, so a new
 ; peak goes to the runtime, which records it; NULL while the runtime counts

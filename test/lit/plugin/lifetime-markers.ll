@@ -18,3 +18,6 @@ define void @with_lifetimes() {
   call void @llvm.lifetime.end.p0(i64 4096, ptr %buf)
   ret void
 }
+
+declare void @llvm.lifetime.start.p0(i64 immarg, ptr)
+declare void @llvm.lifetime.end.p0(i64 immarg, ptr)

@@ -13,11 +13,11 @@ declare void @use(ptr)
 
 ; CHECK-LABEL: define void @scope_in_loop(
 ; CHECK:       loop:
-; CHECK:         %sp = call ptr @llvm.stacksave.p0()
+; CHECK:         %sp = call ptr @llvm.stacksave{{(\.p0)?}}()
 ; CHECK-NEXT:    %scopealloc.save.sram = call ptr @__scopealloc_pool_mark(ptr @__scopealloc_pool_sram)
 ; CHECK:         %t = call nonnull align 16 ptr @__scopealloc_pool_alloc(ptr @__scopealloc_pool_sram, i64 %bytes, i64 16)
 ; CHECK:         call void @__scopealloc_pool_release(ptr @__scopealloc_pool_sram, ptr %scopealloc.save.sram)
-; CHECK-NEXT:    call void @llvm.stackrestore.p0(ptr %sp)
+; CHECK-NEXT:    call void @llvm.stackrestore{{(\.p0)?}}(ptr %sp)
 ; CHECK:       exit:
 ; CHECK-NEXT:    call void @__scopealloc_pool_release(ptr @__scopealloc_pool_sram, ptr %scopealloc.mark.sram)
 define void @scope_in_loop(i64 %n, i64 %bytes) {
@@ -25,10 +25,10 @@ entry:
   br label %loop
 loop:
   %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
-  %sp = call ptr @llvm.stacksave.p0()
+  %sp = call ptr @llvm.stacksave()
   %t = alloca i8, i64 %bytes, align 16, !scope !0
   call void @use(ptr %t)
-  call void @llvm.stackrestore.p0(ptr %sp)
+  call void @llvm.stackrestore(ptr %sp)
   %i.next = add i64 %i, 1
   %done = icmp eq i64 %i.next, %n
   br i1 %done, label %exit, label %loop
@@ -46,14 +46,14 @@ exit:
 ; CHECK-NEXT:    call void @__scopealloc_pool_release(ptr @__scopealloc_pool_sram, ptr %scopealloc.save.sram)
 ; CHECK-NEXT:    call void @__scopealloc_release(ptr %sp)
 define void @two_pools(i64 %bytes) {
-  %sp = call ptr @llvm.stacksave.p0()
+  %sp = call ptr @llvm.stacksave()
   %a = alloca i8, i64 %bytes, align 16, !scope !0
   %b = alloca i8, i64 %bytes, align 16, !scope !1
   %c = alloca i8, i64 %bytes, align 16
   call void @use(ptr %a)
   call void @use(ptr %b)
   call void @use(ptr %c)
-  call void @llvm.stackrestore.p0(ptr %sp)
+  call void @llvm.stackrestore(ptr %sp)
   ret void
 }
 
@@ -67,16 +67,16 @@ define void @restore_of_phi(i1 %c, i64 %bytes) {
 entry:
   br i1 %c, label %a, label %b
 a:
-  %s1 = call ptr @llvm.stacksave.p0()
+  %s1 = call ptr @llvm.stacksave()
   br label %join
 b:
-  %s2 = call ptr @llvm.stacksave.p0()
+  %s2 = call ptr @llvm.stacksave()
   br label %join
 join:
   %s = phi ptr [ %s1, %a ], [ %s2, %b ]
   %t = alloca i8, i64 %bytes, align 16, !scope !0
   call void @use(ptr %t)
-  call void @llvm.stackrestore.p0(ptr %s)
+  call void @llvm.stackrestore(ptr %s)
   ret void
 }
 !0 = !{!"global.sram"}
@@ -84,3 +84,6 @@ join:
 
 ; REMARK: '%t' (dynamic size, align 16, scope 'global.sram') moved to pool 'sram': scope 'global.sram' requires pool 'sram' [rule scope-pool]
 ; REMARK: '%t' (dynamic size, align 16, scope 'global.sram') moved to pool 'sram': scope 'global.sram' requires pool 'sram'; its memory is released when the function returns, not at llvm.stackrestore [rule scope-pool]
+
+declare ptr @llvm.stacksave()
+declare void @llvm.stackrestore(ptr)

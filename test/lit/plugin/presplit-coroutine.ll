@@ -1,3 +1,5 @@
+; the coroutine intrinsics of the input are LLVM 19 IR.
+; UNSUPPORTED: llvm-15, llvm-16
 ; A coroutine before coro-split (presplitcoroutine) keeps its allocas: its
 ; ramp returns at the first suspension while the coroutine lives on, so pool
 ; memory released at that return would be gone when it resumes (`buf` lives

@@ -70,10 +70,10 @@ lpad:
 ; CHECK-NEXT:    store volatile ptr %sp, ptr %scopealloc.top
 define void @restores(i64 %n) personality ptr @__gxx_personality_v0 {
 entry:
-  %sp = call ptr @llvm.stacksave.p0()
+  %sp = call ptr @llvm.stacksave()
   %vla = alloca i8, i64 %n
   call void @use(ptr %vla)
-  call void @llvm.stackrestore.p0(ptr %sp)
+  call void @llvm.stackrestore(ptr %sp)
   invoke void @may_throw() to label %ok unwind label %lpad
 ok:
   ret void
@@ -104,3 +104,6 @@ lpad:
   %lp = landingpad { ptr, i32 } cleanup
   resume { ptr, i32 } %lp
 }
+
+declare ptr @llvm.stacksave()
+declare void @llvm.stackrestore(ptr)

@@ -1,3 +1,5 @@
+; LLVM 16 ignores nonlazybind on AArch64 (the call goes through the PLT).
+; UNSUPPORTED: llvm-15, llvm-16
 ; The inline fast path's slow path is preserve_most: the caller keeps values
 ; in registers that an ordinary call would clobber. Against the shared
 ; runtime a call through a lazy PLT stub first runs glibc's lazy-binding

@@ -180,10 +180,10 @@ entry:
   br label %body
 body:
   %i = phi i64 [ 0, %entry ], [ %i.next, %body ]
-  %sp = call ptr @llvm.stacksave.p0()
+  %sp = call ptr @llvm.stacksave()
   %vla = alloca i32, i64 %n, align 4
   call void @use(ptr %vla)
-  call void @llvm.stackrestore.p0(ptr %sp)
+  call void @llvm.stackrestore(ptr %sp)
   %i.next = add i64 %i, 1
   %done = icmp eq i64 %i.next, 10
   br i1 %done, label %exit, label %body
@@ -204,7 +204,7 @@ define void @unprotected() {
 
 ; CHECK: attributes #[[NORETURN]] = { noreturn nounwind }
 
-declare ptr @llvm.stacksave.p0()
-declare void @llvm.stackrestore.p0(ptr)
+declare ptr @llvm.stacksave()
+declare void @llvm.stackrestore(ptr)
 declare void @llvm.lifetime.start.p0(i64, ptr)
 declare void @llvm.lifetime.end.p0(i64, ptr)

@@ -32,3 +32,6 @@ int render(int v) {
 // REPORT-NOT: alloc dst
 // REPORT: alloc image ir={{.*}} at={{.*}}inlined-helper-names-buffer.c:23 {{.*}}size=8192
 // REPORT-NOT: alloc dst
+
+// clang 16 has no -fexperimental-assignment-tracking=.
+// UNSUPPORTED: llvm-15, llvm-16

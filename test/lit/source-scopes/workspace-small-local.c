@@ -46,3 +46,6 @@ int bracket(int k) {
 // REMARK-DAG: remark: 'tile' (32 bytes, align 16, scope 'global.workspace') moved to pool 'workspace': scope 'global.workspace' requires pool 'workspace'
 
 // NOPLUGIN-NOT: __scopealloc
+
+// the source uses C syntax clang 16 does not accept.
+// UNSUPPORTED: llvm-15, llvm-16

@@ -1,0 +1,311 @@
+//===- LLVMCompat.h - One source tree for LLVM 15, 16 and 19 ----*- C++ -*-===//
+//
+// The plugin, the analysis library and the tools are written against the
+// newest LLVM API (19). Every API they use that an older supported release
+// (15, 16) lacks is provided here, under the newest name, and only when the
+// release lacks it: the .cpp files carry no version #if. Each entry says the
+// release that introduced the API and which feature macro guards it.
+// Where one spelling works in every version (F.getParent()->getDataLayout(),
+// IRBuilder::SetInsertPoint(Instruction *), `auto` for getAllocationSize's
+// Optional/std::optional), the sources use it instead of a shim here.
+//
+// Backports of free functions and of classes the older release does not
+// have are declared in namespace llvm, where the newer release declares
+// them, so that call sites read the same. The debug-record classes of
+// LLVM 19 (DbgVariableRecord) exist before 19 only as never-instantiated
+// stand-ins: an older LLVM has no debug records, so the functions that find
+// them return nothing and the stand-ins' members are never called.
+//
+// docs/llvm-versions.md lists the differences per version and the changes
+// of LLVM 20-22 this header will take.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCOPEALLOC_ANALYSIS_LLVMCOMPAT_H
+#define SCOPEALLOC_ANALYSIS_LLVMCOMPAT_H
+
+#include "llvm/Config/llvm-config.h"
+
+// The releases the sources build against (CMakeLists.txt lists the same).
+#if LLVM_VERSION_MAJOR != 15 && LLVM_VERSION_MAJOR != 16 &&                    \
+    LLVM_VERSION_MAJOR != 19
+#error "ScopeAlloc builds against LLVM 15, 16 or 19 (docs/llvm-versions.md)"
+#endif
+
+//===-- Feature macros ----------------------------------------------------===//
+
+/// Debug records (DbgVariableRecord, findDVRDeclares, the 3-argument
+/// findDbgUsers, at::getDVRAssignmentMarkers): LLVM 19.
+#define SCOPEALLOC_HAVE_DEBUG_RECORDS (LLVM_VERSION_MAJOR >= 19)
+/// Assignment tracking (DbgAssignIntrinsic, at::getAssignmentMarkers):
+/// LLVM 16.
+#define SCOPEALLOC_HAVE_ASSIGNMENT_TRACKING (LLVM_VERSION_MAJOR >= 16)
+/// findDbgDeclares (before: FindDbgDeclareUses): LLVM 18.
+#define SCOPEALLOC_HAVE_FIND_DBG_DECLARES (LLVM_VERSION_MAJOR >= 18)
+/// createStringError(const Twine &) without an error code: LLVM 19.
+#define SCOPEALLOC_HAVE_MESSAGE_ONLY_STRING_ERROR (LLVM_VERSION_MAJOR >= 19)
+/// PassBuilder::checkParametrizedPassName and parsePassParameters public:
+/// LLVM 17 (before, static functions of PassBuilder.cpp).
+#define SCOPEALLOC_HAVE_PASS_PARAMETER_HELPERS (LLVM_VERSION_MAJOR >= 17)
+/// MDBuilder::createLikelyBranchWeights/createUnlikelyBranchWeights: LLVM 19.
+#define SCOPEALLOC_HAVE_LIKELY_BRANCH_WEIGHTS (LLVM_VERSION_MAJOR >= 19)
+/// Module::getDirectAccessExternalData: LLVM 17.
+#define SCOPEALLOC_HAVE_DIRECT_ACCESS_EXTERNAL_DATA (LLVM_VERSION_MAJOR >= 17)
+/// StringRef::starts_with/ends_with (before: startswith/endswith, removed
+/// in 19): LLVM 16.
+#define SCOPEALLOC_HAVE_STRINGREF_STARTS_WITH (LLVM_VERSION_MAJOR >= 16)
+/// IRBuilder::CreateThreadLocalAddress (llvm.threadlocal.address): LLVM 16.
+#define SCOPEALLOC_HAVE_THREADLOCAL_ADDRESS (LLVM_VERSION_MAJOR >= 16)
+/// The diagnostic handler callback takes `const DiagnosticInfo *`: LLVM 19
+/// (before, `const DiagnosticInfo &`).
+#define SCOPEALLOC_HAVE_DIAGNOSTIC_INFO_POINTER_CALLBACK (LLVM_VERSION_MAJOR >= 19)
+/// LLVM_ATTRIBUTE_VISIBILITY_DEFAULT: LLVM 17.
+#ifndef LLVM_ATTRIBUTE_VISIBILITY_DEFAULT
+#include "llvm/Support/Compiler.h"
+#endif
+
+//===-- Headers that moved ------------------------------------------------===//
+
+// llvm/IR/EHPersonalities.h: LLVM 17 (before, llvm/Analysis/).
+#if __has_include("llvm/IR/EHPersonalities.h")
+#include "llvm/IR/EHPersonalities.h"
+#else
+#include "llvm/Analysis/EHPersonalities.h"
+#endif
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
+#ifndef LLVM_ATTRIBUTE_VISIBILITY_DEFAULT
+#define LLVM_ATTRIBUTE_VISIBILITY_DEFAULT __attribute__((visibility("default")))
+#endif
+
+namespace llvm {
+
+//===-- Support -----------------------------------------------------------===//
+
+#if !SCOPEALLOC_HAVE_MESSAGE_ONLY_STRING_ERROR
+/// LLVM 19: a StringError with no particular error code.
+inline Error createStringError(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
+#endif
+
+//===-- Debug information -------------------------------------------------===//
+
+#if !SCOPEALLOC_HAVE_ASSIGNMENT_TRACKING
+/// LLVM 16: llvm.dbg.assign. Before 16 there is none: never instantiated.
+class DbgAssignIntrinsic : public DbgVariableIntrinsic {
+public:
+  DbgAssignIntrinsic() = delete;
+  Value *getAddress() const { llvm_unreachable("no llvm.dbg.assign"); }
+  DIExpression *getAddressExpression() const {
+    llvm_unreachable("no llvm.dbg.assign");
+  }
+  static bool classof(const IntrinsicInst *) { return false; }
+  static bool classof(const Value *) { return false; }
+};
+namespace at {
+/// LLVM 16: the llvm.dbg.assign markers linked to \p Inst (none before 16).
+inline SmallVector<DbgAssignIntrinsic *, 1>
+getAssignmentMarkers(const Instruction *) {
+  return {};
+}
+} // namespace at
+#endif
+
+#if !SCOPEALLOC_HAVE_FIND_DBG_DECLARES
+/// LLVM 18: the llvm.dbg.declare intrinsics describing \p V.
+inline TinyPtrVector<DbgDeclareInst *> findDbgDeclares(Value *V) {
+  return FindDbgDeclareUses(V);
+}
+#endif
+
+#if !SCOPEALLOC_HAVE_DEBUG_RECORDS
+/// LLVM 19: a debug record (#dbg_declare, #dbg_value, #dbg_assign) attached
+/// to an instruction instead of an intrinsic call. Before 19 there are
+/// none: a stand-in that is never instantiated, with the members the
+/// sources call.
+class DbgVariableRecord {
+public:
+  DbgVariableRecord() = delete;
+  [[noreturn]] static void none() { llvm_unreachable("no debug records"); }
+  DILocalVariable *getVariable() const { none(); }
+  DIExpression *getExpression() const { none(); }
+  DIExpression *getAddressExpression() const { none(); }
+  Value *getAddress() const { none(); }
+  Value *getVariableLocationOp(unsigned) const { none(); }
+  DebugLoc getDebugLoc() const { none(); }
+  bool isDbgValue() const { none(); }
+  bool isDbgAssign() const { none(); }
+  bool hasArgList() const { none(); }
+  void replaceVariableLocationOp(Value *, Value *) { none(); }
+  void setExpression(DIExpression *) { none(); }
+  void eraseFromParent() { none(); }
+};
+
+/// LLVM 19: the #dbg_declare records describing \p V (none before 19).
+inline SmallVector<DbgVariableRecord *, 1> findDVRDeclares(Value *) {
+  return {};
+}
+
+/// LLVM 19: findDbgUsers also collects debug records (none before 19).
+inline void findDbgUsers(SmallVectorImpl<DbgVariableIntrinsic *> &DbgInsts,
+                         Value *V,
+                         SmallVectorImpl<DbgVariableRecord *> *Records) {
+  findDbgUsers(DbgInsts, V);
+}
+
+namespace at {
+/// LLVM 19: the #dbg_assign records linked to \p Inst (none before 19).
+inline SmallVector<DbgVariableRecord *, 1>
+getDVRAssignmentMarkers(const Instruction *) {
+  return {};
+}
+} // namespace at
+#endif
+
+} // namespace llvm
+
+namespace scopealloc {
+
+//===-- IR ----------------------------------------------------------------===//
+
+/// MDBuilder::createLikelyBranchWeights (LLVM 19): the weights of a branch
+/// almost always taken, BranchProbabilityInfo's (1 << 20) - 1 : 1.
+inline llvm::MDNode *createLikelyBranchWeights(llvm::LLVMContext &C) {
+  return llvm::MDBuilder(C).createBranchWeights((1U << 20) - 1, 1);
+}
+/// MDBuilder::createUnlikelyBranchWeights (LLVM 19).
+inline llvm::MDNode *createUnlikelyBranchWeights(llvm::LLVMContext &C) {
+  return llvm::MDBuilder(C).createBranchWeights(1, (1U << 20) - 1);
+}
+
+/// Module::getDirectAccessExternalData (LLVM 17): whether external data is
+/// assumed dso_local, the "direct-access-external-data" module flag, else
+/// true for non-PIC code.
+inline bool getDirectAccessExternalData(const llvm::Module &M) {
+#if SCOPEALLOC_HAVE_DIRECT_ACCESS_EXTERNAL_DATA
+  return M.getDirectAccessExternalData();
+#else
+  auto *Val = llvm::cast_or_null<llvm::ConstantAsMetadata>(
+      M.getModuleFlag("direct-access-external-data"));
+  if (Val && llvm::cast<llvm::ConstantInt>(Val->getValue())->getZExtValue() > 0)
+    return true;
+  return M.getPICLevel() == llvm::PICLevel::NotPIC;
+#endif
+}
+
+/// IRBuilder::CreateThreadLocalAddress (LLVM 16): the address of \p TLS in
+/// the current thread. Before 16 a thread-local global is its own address.
+inline llvm::Value *createThreadLocalAddress(llvm::IRBuilderBase &B,
+                                             llvm::Value *TLS) {
+#if SCOPEALLOC_HAVE_THREADLOCAL_ADDRESS
+  return B.CreateThreadLocalAddress(TLS);
+#else
+  return TLS;
+#endif
+}
+
+/// Whether the integrated assembler reads `.section name,"oG",...` with the
+/// linked-to symbol before the group name, as GNU as 2.35 does: LLVM 18
+/// (llvm-project PR 77407); before, the group comes first.
+constexpr bool AssemblerParsesLinkedSymbolFirst = LLVM_VERSION_MAJOR >= 18;
+
+//===-- Pass parameters ---------------------------------------------------===//
+
+/// PassBuilder::checkParametrizedPassName (public since LLVM 17): whether
+/// \p Name is \p PassName, with or without a <parameter-list>.
+inline bool checkParametrizedPassName(llvm::StringRef Name,
+                                      llvm::StringRef PassName) {
+  if (!Name.consume_front(PassName))
+    return false;
+  return Name.empty() || (Name.front() == '<' && Name.back() == '>');
+}
+
+/// PassBuilder::parsePassParameters (public since LLVM 17): \p Parser
+/// applied to the parameters of \p Name, which checkParametrizedPassName
+/// accepted for \p PassName.
+template <typename ParserT>
+auto parsePassParameters(ParserT &&Parser, llvm::StringRef Name,
+                         llvm::StringRef PassName)
+    -> decltype(Parser(llvm::StringRef{})) {
+  llvm::StringRef Params = Name;
+  Params.consume_front(PassName);
+  if (!Params.empty()) {
+    Params.consume_front("<");
+    Params.consume_back(">");
+  }
+  return Parser(Params);
+}
+
+//===-- Strings -----------------------------------------------------------===//
+
+/// StringRef::starts_with (LLVM 16; 15 spells it startswith, which 19 no
+/// longer has).
+inline bool startsWith(llvm::StringRef S, llvm::StringRef Prefix) {
+  return S.substr(0, Prefix.size()) == Prefix;
+}
+/// StringRef::ends_with (LLVM 16).
+inline bool endsWith(llvm::StringRef S, llvm::StringRef Suffix) {
+  return S.size() >= Suffix.size() &&
+         S.substr(S.size() - Suffix.size()) == Suffix;
+}
+
+//===-- Diagnostics -------------------------------------------------------===//
+
+/// The argument of a DiagnosticHandler::DiagnosticHandlerTy callback:
+/// `const DiagnosticInfo *` since LLVM 19, `const DiagnosticInfo &` before.
+#if SCOPEALLOC_HAVE_DIAGNOSTIC_INFO_POINTER_CALLBACK
+using DiagnosticHandlerArg = const llvm::DiagnosticInfo *;
+inline const llvm::DiagnosticInfo &diagnosticOf(DiagnosticHandlerArg DI) {
+  return *DI;
+}
+#else
+using DiagnosticHandlerArg = const llvm::DiagnosticInfo &;
+inline const llvm::DiagnosticInfo &diagnosticOf(DiagnosticHandlerArg DI) {
+  return DI;
+}
+#endif
+
+} // namespace scopealloc
+
+//===-- clang's Driver library (scopealloc-clang) -------------------------===//
+// Only where clang/Driver/Driver.h was included first.
+
+/// clang::driver::expandResponseFiles: clang 17.
+#define SCOPEALLOC_HAVE_DRIVER_EXPAND_RESPONSE_FILES (LLVM_VERSION_MAJOR >= 17)
+#if defined(LLVM_CLANG_DRIVER_DRIVER_H) &&                                     \
+    !SCOPEALLOC_HAVE_DRIVER_EXPAND_RESPONSE_FILES
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/StringSaver.h"
+namespace clang::driver {
+/// \p Args with its @file arguments expanded as clang's driver expands
+/// them (GNU quoting; clang-cl mode would use Windows quoting).
+inline llvm::Error expandResponseFiles(llvm::SmallVectorImpl<const char *> &Args,
+                                       bool ClangCLMode,
+                                       llvm::BumpPtrAllocator &Alloc) {
+  llvm::cl::TokenizerCallback Tokenizer =
+      ClangCLMode ? llvm::cl::TokenizeWindowsCommandLine
+                  : llvm::cl::TokenizeGNUCommandLine;
+#if LLVM_VERSION_MAJOR >= 16
+  return llvm::cl::ExpansionContext(Alloc, Tokenizer).expandResponseFiles(Args);
+#else
+  llvm::StringSaver Saver(Alloc);
+  if (!llvm::cl::ExpandResponseFiles(Saver, Tokenizer, Args))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot expand the response files");
+  return llvm::Error::success();
+#endif
+}
+} // namespace clang::driver
+#endif
+
+#endif // SCOPEALLOC_ANALYSIS_LLVMCOMPAT_H

@@ -1,7 +1,7 @@
 //===- BoundSettings.cpp - What the user tells scopealloc-bound -----------===//
 #include "BoundSettings.h"
-#include "PolicyFile.h"
 #include "BuiltinAssumptions.h"
+#include "PolicyFile.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -57,7 +57,8 @@
 #define SCOPEALLOC_HAVE_THREADLOCAL_ADDRESS (LLVM_VERSION_MAJOR >= 16)
 /// The diagnostic handler callback takes `const DiagnosticInfo *`: LLVM 19
 /// (before, `const DiagnosticInfo &`).
-#define SCOPEALLOC_HAVE_DIAGNOSTIC_INFO_POINTER_CALLBACK (LLVM_VERSION_MAJOR >= 19)
+#define SCOPEALLOC_HAVE_DIAGNOSTIC_INFO_POINTER_CALLBACK                       \
+  (LLVM_VERSION_MAJOR >= 19)
 /// LLVM_ATTRIBUTE_VISIBILITY_DEFAULT: LLVM 17.
 #ifndef LLVM_ATTRIBUTE_VISIBILITY_DEFAULT
 #include "llvm/Support/Compiler.h"
@@ -289,9 +290,9 @@ inline const llvm::DiagnosticInfo &diagnosticOf(DiagnosticHandlerArg DI) {
 namespace clang::driver {
 /// \p Args with its @file arguments expanded as clang's driver expands
 /// them (GNU quoting; clang-cl mode would use Windows quoting).
-inline llvm::Error expandResponseFiles(llvm::SmallVectorImpl<const char *> &Args,
-                                       bool ClangCLMode,
-                                       llvm::BumpPtrAllocator &Alloc) {
+inline llvm::Error
+expandResponseFiles(llvm::SmallVectorImpl<const char *> &Args, bool ClangCLMode,
+                    llvm::BumpPtrAllocator &Alloc) {
   llvm::cl::TokenizerCallback Tokenizer =
       ClangCLMode ? llvm::cl::TokenizeWindowsCommandLine
                   : llvm::cl::TokenizeGNUCommandLine;

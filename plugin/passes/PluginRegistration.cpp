@@ -15,8 +15,8 @@
 // parameters, scope-alloc<limit=0;frame-budget=4096> (PolicyOptions.h).
 //
 //===----------------------------------------------------------------------===//
-#include "passes/ScopeAllocPass.h"
 #include "LLVMCompat.h"
+#include "passes/ScopeAllocPass.h"
 #include "passes/ScopeTracking.h"
 #include "policy/SourceScopes.h"
 #include "transform/WorkspacePromotion.h"

@@ -1,13 +1,13 @@
 //===- BoundFit.cpp - Fit entry points' stacks to the policy's bounds -----===//
 #include "placement/BoundFit.h"
-#include "TargetStack.h"
-#include "scopealloc/abi_constants.h"
 #include "FactsFormat.h"
 #include "OptionCategory.h"
+#include "TargetStack.h"
 #include "facts/StackFacts.h"
 #include "placement/FrameBudget.h"
 #include "placement/Placement.h"
 #include "policy/StackPolicy.h"
+#include "scopealloc/abi_constants.h"
 #include "support/Diagnostics.h"
 #include "transform/RuntimeABI.h"
 
@@ -191,9 +191,9 @@ public:
          const DenseMap<const Function *, BoundFit::Plan> &Plans)
       : M(M), S(S), Plans(Plans),
         PointerSize(M.getDataLayout().getPointerSize()),
-        CallOverhead(targetStack(Triple(M.getTargetTriple()).getArch(),
-                                 PointerSize)
-                         .CallOverhead),
+        CallOverhead(
+            targetStack(Triple(M.getTargetTriple()).getArch(), PointerSize)
+                .CallOverhead),
         StackAlign(stackAlignment(M.getDataLayout())) {}
 
   void run() {

@@ -220,9 +220,8 @@ void DemotedCanaries::check(Instruction *Before, Value *RestoreMark) {
   BasicBlock *Tail = SplitBlock(Head, Before);
   Tail->setName(Head->getName() + ".canary.ok");
   Instruction *Br = Head->getTerminator();
-  IRBuilder<>(Br).CreateCondBr(
-      Smashed, failBlock(), Tail,
-      createUnlikelyBranchWeights(F.getContext()));
+  IRBuilder<>(Br).CreateCondBr(Smashed, failBlock(), Tail,
+                               createUnlikelyBranchWeights(F.getContext()));
   Br->eraseFromParent();
   // The freed canaries are not checked again once their memory is reused.
   IRBuilder<> After(Before);

@@ -201,8 +201,9 @@ TEST(NamedPool, ReleaseOutsideThePoolIsReported) {
         CatchFailure([&] { __scopealloc_pool_release(pool, bad); }, &f));
     EXPECT_STREQ(f.pool, "t_lifo");
     // Inside the pool above the top: a frame released already.
-    EXPECT_STREQ(f.reason, bad == top + 8 ? "release of a mark above the top"
-                                          : "release of a mark outside the pool");
+    EXPECT_STREQ(f.reason, bad == top + 8
+                               ? "release of a mark above the top"
+                               : "release of a mark outside the pool");
     EXPECT_EQ(f.mark, bad);
     EXPECT_EQ(pool->cur, top) << "a bad release must not move the top";
   }

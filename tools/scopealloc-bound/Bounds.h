@@ -14,8 +14,8 @@
 #ifndef SCOPEALLOC_BOUND_BOUNDS_H
 #define SCOPEALLOC_BOUND_BOUNDS_H
 
-#include "CallGraph.h"
 #include "BoundSettings.h"
+#include "CallGraph.h"
 
 #include <cstdint>
 #include <string>

@@ -15,8 +15,8 @@
 #ifndef SCOPEALLOC_BOUND_CALLGRAPH_H
 #define SCOPEALLOC_BOUND_CALLGRAPH_H
 
-#include "Image.h"
 #include "BoundSettings.h"
+#include "Image.h"
 
 #include <cstdint>
 #include <map>

@@ -11,10 +11,10 @@
 #ifndef SCOPEALLOC_BOUND_CHECK_H
 #define SCOPEALLOC_BOUND_CHECK_H
 
+#include "BoundSettings.h"
 #include "Bounds.h"
 #include "CallGraph.h"
 #include "Image.h"
-#include "BoundSettings.h"
 
 namespace llvm {
 class raw_ostream;

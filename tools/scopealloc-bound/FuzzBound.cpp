@@ -6,12 +6,12 @@
 // every output written to a null stream.
 //
 //===----------------------------------------------------------------------===//
+#include "BoundSettings.h"
 #include "Bounds.h"
 #include "CallGraph.h"
 #include "Check.h"
 #include "Image.h"
 #include "Output.h"
-#include "BoundSettings.h"
 
 #include "llvm/Support/MemoryBufferRef.h"
 #include "llvm/Support/raw_ostream.h"

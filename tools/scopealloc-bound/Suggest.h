@@ -18,11 +18,11 @@
 #ifndef SCOPEALLOC_BOUND_SUGGEST_H
 #define SCOPEALLOC_BOUND_SUGGEST_H
 
+#include "BoundSettings.h"
 #include "Bounds.h"
 #include "CallGraph.h"
 #include "Image.h"
 #include "PolicyFile.h"
-#include "BoundSettings.h"
 
 #include <map>
 

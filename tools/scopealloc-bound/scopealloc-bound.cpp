@@ -8,12 +8,12 @@
 // with the critical chain and each frame's bytes, or why there is no bound.
 //
 //===----------------------------------------------------------------------===//
+#include "BoundSettings.h"
 #include "Bounds.h"
 #include "CallGraph.h"
 #include "Check.h"
 #include "Image.h"
 #include "Output.h"
-#include "BoundSettings.h"
 #include "Suggest.h"
 
 #include "llvm/BinaryFormat/ELF.h"

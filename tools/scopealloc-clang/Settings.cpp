@@ -13,10 +13,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LLVMCompat.h"
 #include "ScopeAllocClang.h"
 #include "clang/Driver/Driver.h"
 #include "clang/Driver/ToolChain.h"
-#include "LLVMCompat.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -1,8 +1,8 @@
 /* The runtime ABI in one place: the constants that the C runtime
- * (<scopealloc/abi.h>) and the compiler plugin (plugin/transform/RuntimeABI.cpp,
- * WorkspacePromotion.cpp) must agree on. Plain #defines, so that C and C++
- * include it alike; abi.h ties the field indices to the struct with
- * static assertions. */
+ * (<scopealloc/abi.h>) and the compiler plugin
+ * (plugin/transform/RuntimeABI.cpp, WorkspacePromotion.cpp) must agree on.
+ * Plain #defines, so that C and C++ include it alike; abi.h ties the field
+ * indices to the struct with static assertions. */
 #ifndef SCOPEALLOC_ABI_CONSTANTS_H
 #define SCOPEALLOC_ABI_CONSTANTS_H
 

@@ -215,8 +215,7 @@ typedef struct scopealloc_failure {
 #define SCOPEALLOC_REASON_RELEASE_ABOVE_TOP "release of a mark above the top"
 /* scopealloc_arena_destroy, _switch or _stats on an arena already
  * destroyed (or on something that never was an arena). */
-#define SCOPEALLOC_REASON_ARENA_DESTROYED                                      \
-  "arena used after it was destroyed"
+#define SCOPEALLOC_REASON_ARENA_DESTROYED "arena used after it was destroyed"
 
 /* Called when a request cannot be served. The default prints the failure to
  * stderr, with the caller's function when the dynamic symbol table names it

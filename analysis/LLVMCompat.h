@@ -55,6 +55,15 @@
 #define SCOPEALLOC_HAVE_STRINGREF_STARTS_WITH (LLVM_VERSION_MAJOR >= 16)
 /// IRBuilder::CreateThreadLocalAddress (llvm.threadlocal.address): LLVM 16.
 #define SCOPEALLOC_HAVE_THREADLOCAL_ADDRESS (LLVM_VERSION_MAJOR >= 16)
+/// AllocaInst::getAllocationSize (before: only getAllocationSizeInBits,
+/// returning Optional): LLVM 16.
+#define SCOPEALLOC_HAVE_ALLOCATION_SIZE (LLVM_VERSION_MAJOR >= 16)
+/// BasicBlock::getFirstNonPHIOrDbgOrAlloca: LLVM 16.
+#define SCOPEALLOC_HAVE_FIRST_NON_PHI_OR_DBG_OR_ALLOCA (LLVM_VERSION_MAJOR >= 16)
+/// removeFromUsedLists (llvm/Transforms/Utils/ModuleUtils.h): LLVM 16.
+#define SCOPEALLOC_HAVE_REMOVE_FROM_USED_LISTS (LLVM_VERSION_MAJOR >= 16)
+/// SaturatingAdd of three or more values: LLVM 16.
+#define SCOPEALLOC_HAVE_VARIADIC_SATURATING_ADD (LLVM_VERSION_MAJOR >= 16)
 /// The diagnostic handler callback takes `const DiagnosticInfo *`: LLVM 19
 /// (before, `const DiagnosticInfo &`).
 #define SCOPEALLOC_HAVE_DIAGNOSTIC_INFO_POINTER_CALLBACK                       \
@@ -65,6 +74,14 @@
 #endif
 
 //===-- Headers that moved ------------------------------------------------===//
+
+// llvm/TargetParser/Triple.h: LLVM 16 (before, llvm/ADT/Triple.h, which 19
+// no longer has).
+#if __has_include("llvm/TargetParser/Triple.h")
+#include "LLVMCompat.h" // llvm/TargetParser/Triple.h
+#else
+#include "llvm/ADT/Triple.h"
+#endif
 
 // llvm/IR/EHPersonalities.h: LLVM 17 (before, llvm/Analysis/).
 #if __has_include("llvm/IR/EHPersonalities.h")
@@ -83,9 +100,23 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+#include <optional>
 
 #ifndef LLVM_ATTRIBUTE_VISIBILITY_DEFAULT
 #define LLVM_ATTRIBUTE_VISIBILITY_DEFAULT __attribute__((visibility("default")))
+#endif
+
+//===-- Strings -----------------------------------------------------------===//
+
+#if !SCOPEALLOC_HAVE_STRINGREF_STARTS_WITH
+// LLVM 16: StringRef::starts_with, ends_with. LLVM 15 spells them
+// startswith, endswith, which 19 no longer has; StringRef is the only class
+// the sources call them on (C++17: std::string has none), so LLVM 15 builds
+// read the new names as the old ones.
+#define starts_with(...) startswith(__VA_ARGS__)
+#define ends_with(...) endswith(__VA_ARGS__)
 #endif
 
 namespace llvm {
@@ -96,6 +127,51 @@ namespace llvm {
 /// LLVM 19: a StringError with no particular error code.
 inline Error createStringError(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);
+}
+#endif
+
+#if !SCOPEALLOC_HAVE_VARIADIC_SATURATING_ADD
+/// LLVM 16: the sum of three or more unsigned values, clamped to T's
+/// maximum on overflow.
+template <class T, class... Ts>
+std::enable_if_t<std::is_unsigned_v<T>, T> SaturatingAdd(T X, T Y, T Z,
+                                                         Ts... Args) {
+  bool Overflowed = false;
+  T XY = SaturatingAdd(X, Y, &Overflowed);
+  if (Overflowed)
+    return SaturatingAdd(std::numeric_limits<T>::max(), T(1), Args...);
+  return SaturatingAdd(XY, Z, Args...);
+}
+#endif
+
+//===-- Modules -----------------------------------------------------------===//
+
+#if !SCOPEALLOC_HAVE_REMOVE_FROM_USED_LISTS
+/// LLVM 16: removes from llvm.used and llvm.compiler.used the entries
+/// (pointer casts stripped) for which \p ShouldRemove is true.
+inline void removeFromUsedLists(Module &M,
+                                function_ref<bool(Constant *)> ShouldRemove) {
+  for (StringRef Name : {"llvm.used", "llvm.compiler.used"}) {
+    GlobalVariable *GV = M.getNamedGlobal(Name);
+    if (!GV)
+      continue;
+    SmallVector<Constant *, 16> Keep;
+    if (auto *Init = dyn_cast<ConstantArray>(GV->getInitializer()))
+      for (Value *Op : Init->operands())
+        if (!ShouldRemove(cast<Constant>(Op)->stripPointerCasts()))
+          Keep.push_back(cast<Constant>(Op));
+    if (!Keep.empty()) {
+      auto *ATy = ArrayType::get(
+          cast<ArrayType>(GV->getValueType())->getElementType(), Keep.size());
+      auto *NewGV = new GlobalVariable(
+          M, ATy, false, GlobalValue::AppendingLinkage,
+          ConstantArray::get(ATy, Keep), "", GV, GV->getThreadLocalMode(),
+          GV->getAddressSpace());
+      NewGV->setSection(GV->getSection());
+      NewGV->takeName(GV);
+    }
+    GV->eraseFromParent();
+  }
 }
 #endif
 
@@ -215,6 +291,52 @@ inline llvm::Value *createThreadLocalAddress(llvm::IRBuilderBase &B,
 #endif
 }
 
+/// AllocaInst::getAllocationSize (LLVM 16): the bytes \p AI allocates, or
+/// nothing for a dynamic size. LLVM 15 has only the size in bits.
+inline std::optional<llvm::TypeSize>
+getAllocationSize(const llvm::AllocaInst &AI, const llvm::DataLayout &DL) {
+#if SCOPEALLOC_HAVE_ALLOCATION_SIZE
+  return AI.getAllocationSize(DL);
+#else
+  llvm::TypeSize Size = DL.getTypeAllocSize(AI.getAllocatedType());
+  if (AI.isArrayAllocation()) {
+    auto *C = llvm::dyn_cast<llvm::ConstantInt>(AI.getArraySize());
+    if (!C)
+      return std::nullopt;
+    Size *= C->getZExtValue();
+  }
+  return Size;
+#endif
+}
+
+/// BasicBlock::getFirstNonPHIOrDbgOrAlloca (LLVM 16): where code may go in
+/// \p BB after its PHIs, EH pad, debug intrinsics and, in the entry block,
+/// static allocas.
+inline llvm::BasicBlock::iterator
+getFirstNonPHIOrDbgOrAlloca(llvm::BasicBlock &BB) {
+#if SCOPEALLOC_HAVE_FIRST_NON_PHI_OR_DBG_OR_ALLOCA
+  return BB.getFirstNonPHIOrDbgOrAlloca();
+#else
+  llvm::Instruction *FirstNonPHI = BB.getFirstNonPHI();
+  if (!FirstNonPHI)
+    return BB.end();
+  llvm::BasicBlock::iterator It = FirstNonPHI->getIterator();
+  if (It->isEHPad())
+    ++It;
+  if (BB.isEntryBlock())
+    while (It != BB.end() &&
+           (llvm::isa<llvm::AllocaInst>(*It) ||
+            llvm::isa<llvm::DbgInfoIntrinsic>(*It) ||
+            llvm::isa<llvm::PseudoProbeInst>(*It))) {
+      if (auto *AI = llvm::dyn_cast<llvm::AllocaInst>(&*It))
+        if (!AI->isStaticAlloca())
+          break;
+      ++It;
+    }
+  return It;
+#endif
+}
+
 /// Whether the integrated assembler reads `.section name,"oG",...` with the
 /// linked-to symbol before the group name, as GNU as 2.35 does: LLVM 18
 /// (llvm-project PR 77407); before, the group comes first.
@@ -245,19 +367,6 @@ auto parsePassParameters(ParserT &&Parser, llvm::StringRef Name,
     Params.consume_back(">");
   }
   return Parser(Params);
-}
-
-//===-- Strings -----------------------------------------------------------===//
-
-/// StringRef::starts_with (LLVM 16; 15 spells it startswith, which 19 no
-/// longer has).
-inline bool startsWith(llvm::StringRef S, llvm::StringRef Prefix) {
-  return S.substr(0, Prefix.size()) == Prefix;
-}
-/// StringRef::ends_with (LLVM 16).
-inline bool endsWith(llvm::StringRef S, llvm::StringRef Suffix) {
-  return S.size() >= Suffix.size() &&
-         S.substr(S.size() - Suffix.size()) == Suffix;
 }
 
 //===-- Diagnostics -------------------------------------------------------===//

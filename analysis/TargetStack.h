@@ -8,7 +8,7 @@
 #ifndef SCOPEALLOC_TARGETSTACK_H
 #define SCOPEALLOC_TARGETSTACK_H
 
-#include "llvm/TargetParser/Triple.h"
+#include "LLVMCompat.h" // llvm/TargetParser/Triple.h
 #include <cstdint>
 
 namespace scopealloc {

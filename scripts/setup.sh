@@ -73,6 +73,7 @@ packages=(
   llvm-19-dev clang-19 llvm-19-tools libclang-rt-19-dev lld-19  # LLVM 19 toolchain, lit tools, sanitizers
   libclang-cpp19-dev libclang-19-dev                             # clang's Driver library: the scopealloc-clang driver
   llvm-16-dev llvm-16-tools clang-16 lld-16                      # the LLVM 16 row of the support matrix (docs/llvm-versions.md)
+  llvm-15-dev llvm-15-tools clang-15 lld-15                      # the LLVM 15 row (no libclang-rt-15-dev: the runtime is clang 19's)
   cmake ninja-build g++ make python3                            # build
   python3-psutil                                                # lit's per-test timeout
   libgtest-dev                                                  # runtime unit tests

@@ -1,5 +1,6 @@
 //===- LTODeferral.cpp - Decisions deferred to the LTO link ---------------===//
 #include "facts/LTODeferral.h"
+#include "LLVMCompat.h"
 #include "Scope.h"
 #include "facts/Report.h"
 #include "facts/StackFacts.h"
@@ -75,7 +76,9 @@ static bool recordedForLink(StringRef Name) {
 }
 
 static void warnAboutLostOptions(const Module &M) {
-  for (const auto &[Name, Option] : cl::getRegisteredOptions())
+  for (const auto &Entry : cl::getRegisteredOptions()) {
+    StringRef Name = Entry.getKey();
+    cl::Option *Option = Entry.getValue();
     if (Name.starts_with("scope-alloc-") && Option->getNumOccurrences() &&
         !recordedForLink(Name))
       M.getContext().diagnose(ScopeAllocDiagnostic(
@@ -84,6 +87,7 @@ static void warnAboutLostOptions(const Module &M) {
               " does not reach the LTO link, which decides where buffers "
               "live (lld cannot take the plugin's options): the link uses "
               "its default"));
+  }
 }
 
 /// The per-buffer settings of \p P, as recorded on allocas (LTODeferral.h).

@@ -27,7 +27,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 
@@ -263,7 +262,7 @@ FunctionFacts collectFacts(Function &F) {
         // moved, they would leave a pointer behind. Pinned ones always:
         // a budget counts them first.
         const DataLayout &DL = F.getParent()->getDataLayout();
-        std::optional<TypeSize> Size = AI->getAllocationSize(DL);
+        std::optional<TypeSize> Size = getAllocationSize(*AI, DL);
         uint64_t Flags = 0;
         if (AI->getMetadata(ScopeMetadataName)) {
           if (Expected<Scope> S = readScope(*AI))
@@ -284,7 +283,7 @@ FunctionFacts collectFacts(Function &F) {
       FunctionFacts::Dynamic D;
       D.Place = facts::PlaceStack;
       if (std::optional<TypeSize> Size =
-              AI->getAllocationSize(F.getParent()->getDataLayout());
+              getAllocationSize(*AI, F.getParent()->getDataLayout());
           Size && !Size->isScalable())
         D.ConstantBytes = Size->getFixedValue();
       D.Align = AI->getAlign().value();

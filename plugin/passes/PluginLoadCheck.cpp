@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "llvm/ADT/SmallVector.h"
+#include "LLVMCompat.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"

@@ -22,7 +22,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
-#include "llvm/TargetParser/Triple.h"
+#include "LLVMCompat.h" // llvm/TargetParser/Triple.h
 
 #include <atomic>
 #include <memory>
@@ -351,7 +351,7 @@ private:
     const DataLayout &DL = M.getDataLayout();
     uint64_t Bytes = 0;
     for (AllocaInst *AI : stackAllocas(*N.F, /*Static=*/true)) {
-      std::optional<TypeSize> TS = AI->getAllocationSize(DL);
+      std::optional<TypeSize> TS = getAllocationSize(*AI, DL);
       if (!TS || TS->isScalable())
         continue;
       Bytes = alignTo(Bytes, AI->getAlign()) + TS->getFixedValue();

@@ -35,7 +35,8 @@ SmallVector<unsigned, 8> rankByBenefit(ArrayRef<BudgetCandidate> Candidates,
                                        SmallVectorImpl<double> *Benefits) {
   SmallVector<double, 8> Benefit;
   SmallVector<unsigned, 8> Order;
-  for (auto [I, C] : enumerate(Candidates)) {
+  for (unsigned I = 0, E = Candidates.size(); I != E; ++I) {
+    const BudgetCandidate &C = Candidates[I];
     Benefit.push_back(stackBenefit(*C.Ptr, C.Size));
     Order.push_back(I);
   }

@@ -1,5 +1,6 @@
 //===- FrameLayout.cpp - Offsets of demoted allocas in one frame ----------===//
 #include "placement/FrameLayout.h"
+#include "LLVMCompat.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Analysis/StackLifetime.h"
@@ -26,8 +27,8 @@ FrameLayout layoutFrame(const Function &F, ArrayRef<AllocaInst *> Allocas,
   llvm::stable_sort(L.Allocas, [&](AllocaInst *A, AllocaInst *B) {
     if (A->getAlign() != B->getAlign())
       return A->getAlign() > B->getAlign();
-    return A->getAllocationSize(DL)->getFixedValue() >
-           B->getAllocationSize(DL)->getFixedValue();
+    return getAllocationSize(*A, DL)->getFixedValue() >
+           getAllocationSize(*B, DL)->getFixedValue();
   });
 
   SmallVector<const AllocaInst *, 8> Queried(L.Allocas.begin(),
@@ -42,7 +43,7 @@ FrameLayout layoutFrame(const Function &F, ArrayRef<AllocaInst *> Allocas,
   };
   SmallVector<Placed, 16> Done;
   for (AllocaInst *AI : L.Allocas) {
-    uint64_t Size = AI->getAllocationSize(DL)->getFixedValue();
+    uint64_t Size = getAllocationSize(*AI, DL)->getFixedValue();
     const StackLifetime::LiveRange &Live = Lifetimes.getLiveRange(AI);
     // Lowest aligned offset at which the alloca overlaps no placed alloca
     // alive at the same time and no canary, and its canary no placed byte

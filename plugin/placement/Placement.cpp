@@ -150,7 +150,7 @@ std::string whyPinned(const AllocaInst &AI, const DataLayout &DL,
            ", the workspace pools are in address space 0 (give the address "
            "space a scope to move it: -scope-alloc-address-space-scopes=" +
            std::to_string(AS) + ":<scope>)";
-  if (std::optional<TypeSize> TS = AI.getAllocationSize(DL);
+  if (std::optional<TypeSize> TS = getAllocationSize(AI, DL);
       TS && TS->isScalable())
     return "its size is a scalable vector size";
   if (std::string Why = intrinsicNeedingAlloca(AI); !Why.empty())
@@ -180,7 +180,7 @@ uint64_t stackBytesKept(const Function &F, const StackPolicy &P) {
     auto *AI = dyn_cast<AllocaInst>(&I);
     if (!AI || !AI->isStaticAlloca())
       continue;
-    std::optional<TypeSize> TS = AI->getAllocationSize(DL);
+    std::optional<TypeSize> TS = getAllocationSize(*AI, DL);
     if (!TS || TS->isScalable())
       continue;
     Scope S;
@@ -271,7 +271,7 @@ bool FunctionPlanner::plan() {
 void FunctionPlanner::decide(AllocaDecision &D) {
   AllocaInst &AI = *D.Alloca;
   const StackPolicy &BP = bufferPolicy(AI);
-  if (std::optional<TypeSize> TS = AI.getAllocationSize(DL);
+  if (std::optional<TypeSize> TS = getAllocationSize(AI, DL);
       TS && !TS->isScalable())
     D.Size = TS->getFixedValue();
 

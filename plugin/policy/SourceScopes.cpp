@@ -1,5 +1,6 @@
 //===- SourceScopes.cpp - Scopes and policies written in the source -------===//
 #include "policy/SourceScopes.h"
+#include "LLVMCompat.h"
 #include "FactsFormat.h"
 #include "PolicyFile.h"
 #include "Scope.h"

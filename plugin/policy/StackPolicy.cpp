@@ -9,7 +9,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/TargetParser/Triple.h"
+#include "LLVMCompat.h" // llvm/TargetParser/Triple.h
 
 #define DEBUG_TYPE "scope-alloc-policy"
 

@@ -111,7 +111,7 @@ static void eraseLifetimeMarkers(AllocaInst *AI) {
       if (II->getIntrinsicID() == Intrinsic::lifetime_start &&
           isMSanInstrumented(F) && AI->isStaticAlloca()) {
         IRBuilder<> B(II);
-        uint64_t Size = *AI->getAllocationSize(F.getParent()->getDataLayout());
+        uint64_t Size = *getAllocationSize(*AI, F.getParent()->getDataLayout());
         poisonForMSan(B, AI, B.getInt64(Size));
       }
       II->eraseFromParent();
@@ -242,7 +242,7 @@ void FunctionDemoter::demoteStaticFrame(StringRef Pool,
     for (auto [AI, Offset] : zip(Layout.Allocas, Layout.Offsets)) {
       const DILocalVariable *Var = findSourceVariable(*AI).Var;
       Vars.push_back({(Var ? Var->getName() : AI->getName()).str(), Offset,
-                      AI->getAllocationSize(DL)->getFixedValue()});
+                      getAllocationSize(*AI, DL)->getFixedValue()});
     }
     noteFrameForASan(B, F, Frame, Layout.Size, Vars);
   }
@@ -266,7 +266,7 @@ void FunctionDemoter::demoteStaticFrame(StringRef Pool,
       redirectDebugRecords(AI, FrameSlot, Offset, DIB, EntryPoint);
     Value *Ptr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Frame, Offset);
     PF->Statics.push_back({AI->getName().str(), Ptr, Offset,
-                           AI->getAllocationSize(DL)->getFixedValue(),
+                           getAllocationSize(*AI, DL)->getFixedValue(),
                            AI->getAlign()});
     replaceAlloca(AI, Ptr);
   }

@@ -1,5 +1,6 @@
 //===- ResumePoints.cpp - Restore the arena where execution resumes -------===//
 #include "transform/ResumePoints.h"
+#include "LLVMCompat.h"
 #include "transform/RuntimeABI.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -99,7 +100,7 @@ void restoreArenaAtResumePoints(Function &F,
   if (CoroBegin)
     B.SetInsertPoint(CoroBegin->getNextNode());
   else
-    B.SetInsertPoint(&*F.getEntryBlock().getFirstNonPHIOrDbgOrAlloca());
+    B.SetInsertPoint(&*getFirstNonPHIOrDbgOrAlloca(F.getEntryBlock()));
   Remember(B, RT.mark(B, ""));
   for (Instruction *S : Suspends) {
     IRBuilder<> After(S->getNextNode());

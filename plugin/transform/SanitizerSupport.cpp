@@ -9,7 +9,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
-#include "llvm/TargetParser/Triple.h"
+#include "LLVMCompat.h" // llvm/TargetParser/Triple.h
 
 using namespace llvm;
 

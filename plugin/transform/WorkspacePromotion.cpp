@@ -299,7 +299,8 @@ void Promoter::applyFrameBudget(MutableArrayRef<bool> Promote) {
                     << " bytes of allocas stay\n");
   SmallVector<unsigned, 4> Optional;
   SmallVector<BudgetCandidate, 4> Fitting;
-  for (auto [I, C] : enumerate(Candidates)) {
+  for (unsigned I = 0, E = Candidates.size(); I != E; ++I) {
+    const Candidate &C = Candidates[I];
     if (!Promote[I])
       continue;
     if (C.Rule == PlacementRule::ScopeStack) {

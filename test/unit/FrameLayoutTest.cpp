@@ -1,6 +1,7 @@
 //===- FrameLayoutTest.cpp - layoutFrame on parsed IR ---------------------===//
 #include "placement/FrameLayout.h"
 #include "IRParsing.h"
+#include "LLVMCompat.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -145,7 +146,7 @@ TEST(FrameLayout, CanariesNeverOverlapABuffer) {
   EXPECT_EQ(T.L.Size, 120u);
   for (uint64_t C : T.L.CanaryOffsets)
     for (auto [AI, Off] : zip(T.L.Allocas, T.L.Offsets)) {
-      uint64_t End = Off + *AI->getAllocationSize(T.M->getDataLayout());
+      uint64_t End = Off + *getAllocationSize(*AI, T.M->getDataLayout());
       EXPECT_TRUE(C + 8 <= Off || End <= C)
           << "canary at " << C << " overlaps %" << AI->getName().str();
     }

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PolicySettings.h"
+#include "LLVMCompat.h"
 #include "IRParsing.h"
 #include "OptionCategory.h"
 #include "OptionSet.h"
@@ -81,9 +82,12 @@ TEST(PolicySettings, OptionsAreRegisteredInTheCategory) {
     EXPECT_EQ(O->HelpStr, S.Help);
   }
   // Every other -scope-alloc-* option of the plugin is in the category too.
-  for (const auto &[Name, O] : Options)
+  for (const auto &Entry : Options) {
+    StringRef Name = Entry.getKey();
     if (Name.starts_with("scope-alloc-"))
-      EXPECT_TRUE(is_contained(O->Categories, &optionCategory())) << Name.str();
+      EXPECT_TRUE(is_contained(Entry.getValue()->Categories, &optionCategory()))
+          << Name.str();
+  }
 }
 
 TEST(PolicySettings, OptionsAndParametersRoundTrip) {
@@ -223,10 +227,12 @@ TEST(PolicySettings, FilesOutsideCppNameEverySetting) {
 
 TEST(PolicySettings, OptionsPageListsEveryOption) {
   std::string Page = readSourceFile("docs/options.md");
-  for (const auto &[Name, O] : cl::getRegisteredOptions())
+  for (const auto &Entry : cl::getRegisteredOptions()) {
+    StringRef Name = Entry.getKey();
     if (Name.starts_with("scope-alloc-"))
       EXPECT_NE(Page.find("`-" + Name.str()), std::string::npos)
           << "docs/options.md does not list -" << Name.str();
+  }
   // And every option the page names exists.
   StringRef Rest = Page;
   while (true) {

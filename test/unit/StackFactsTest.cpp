@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "facts/StackFacts.h"
+#include "LLVMCompat.h"
 #include "FactsFormat.h"
 #include "IRParsing.h"
 #include "transform/AllocaDemotion.h"

@@ -5,7 +5,7 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/TargetParser/Triple.h"
+#include "LLVMCompat.h" // llvm/TargetParser/Triple.h
 
 using namespace llvm;
 using namespace scopealloc;

@@ -1,5 +1,6 @@
 //===- Bounds.cpp - Worst-case stack and pool use per entry point ---------===//
 #include "Bounds.h"
+#include "LLVMCompat.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"

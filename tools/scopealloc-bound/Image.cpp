@@ -1,5 +1,6 @@
 //===- Image.cpp - What scopealloc-bound reads from an ELF file -----------===//
 #include "Image.h"
+#include "LLVMCompat.h"
 #include "FactsFormat.h"
 #include "scopealloc/abi_constants.h"
 

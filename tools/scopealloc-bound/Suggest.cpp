@@ -1,5 +1,6 @@
 //===- Suggest.cpp - Per-function limits that make stack bounds hold ------===//
 #include "Suggest.h"
+#include "LLVMCompat.h"
 #include "Check.h"
 #include "FactsFormat.h"
 #include "PolicyFile.h"

@@ -281,11 +281,15 @@ inline bool getDirectAccessExternalData(const llvm::Module &M) {
 }
 
 /// IRBuilder::CreateThreadLocalAddress (LLVM 16): the address of \p TLS in
-/// the current thread. Before 16 a thread-local global is its own address.
+/// the current thread, named \p Name. Before 16 a thread-local global is its
+/// own address (and keeps its own name: renaming it would rename the symbol).
 inline llvm::Value *createThreadLocalAddress(llvm::IRBuilderBase &B,
-                                             llvm::Value *TLS) {
+                                             llvm::GlobalValue *TLS,
+                                             const llvm::Twine &Name = "") {
 #if SCOPEALLOC_HAVE_THREADLOCAL_ADDRESS
-  return B.CreateThreadLocalAddress(TLS);
+  llvm::Value *Address = B.CreateThreadLocalAddress(TLS);
+  Address->setName(Name);
+  return Address;
 #else
   return TLS;
 #endif

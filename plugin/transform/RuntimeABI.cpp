@@ -370,8 +370,7 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   };
 
   IRBuilder<> B(Before);
-  Value *Pool = createThreadLocalAddress(B, TLS);
-  Pool->setName("scopealloc.pool");
+  Value *Pool = createThreadLocalAddress(B, TLS, "scopealloc.pool");
   Value *Cur = Load(B, Ptr, Pool, PtrAlign, "scopealloc.cur");
   // The bound is the pool's high-water mark, not its committed limit
   // (high <= limit always): a frame that would set a new peak takes the slow

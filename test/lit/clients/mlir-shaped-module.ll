@@ -13,7 +13,7 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:
 
 declare void @use(ptr addrspace(5))
 declare void @use0(ptr)
-declare void @llvm.var.annotation.p0.p0(ptr, ptr, ptr, i32, ptr)
+declare void @llvm.var.annotation(ptr, ptr, ptr, i32, ptr)
 @scope = private constant [22 x i8] c"scope:global.npu_sram\00"
 @file = private constant [8 x i8] c"kernel\00\00"
 
@@ -50,7 +50,7 @@ define void @descriptor() {
   %aligned = extractvalue { ptr, ptr, i64, [1 x i64], [1 x i64] } %d2, 1
   %int = ptrtoint ptr %aligned to i64
   %back = inttoptr i64 %int to ptr
-  call void @llvm.var.annotation.p0.p0(ptr %back, ptr @scope, ptr @file, i32 3, ptr null)
+  call void @llvm.var.annotation(ptr %back, ptr @scope, ptr @file, i32 3, ptr null)
   call void @use0(ptr %aligned)
   ret void
 }

@@ -12,12 +12,12 @@ target triple = "x86_64-unknown-linux-gnu"
 @.loc = private unnamed_addr constant [12 x i8] c"scope:local\00", section "llvm.metadata"
 @.file = private unnamed_addr constant [4 x i8] c"x.c\00", section "llvm.metadata"
 
-declare void @llvm.var.annotation.p0.p0(ptr, ptr, ptr, i32, ptr)
+declare void @llvm.var.annotation(ptr, ptr, ptr, i32, ptr)
 declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
 
 define void @pool(ptr %src, ptr %dst) {
   %buf = alloca [4096 x i8], align 16
-  call void @llvm.var.annotation.p0.p0(ptr %buf, ptr @.ws, ptr @.file, i32 3, ptr null)
+  call void @llvm.var.annotation(ptr %buf, ptr @.ws, ptr @.file, i32 3, ptr null)
   call void @llvm.memcpy.p0.p0.i64(ptr %buf, ptr %src, i64 200, i1 false)
   %hi = getelementptr inbounds i8, ptr %buf, i64 1024
   call void @llvm.memcpy.p0.p0.i64(ptr %hi, ptr %src, i64 700, i1 false)
@@ -28,7 +28,7 @@ define void @pool(ptr %src, ptr %dst) {
 
 define void @stack(ptr %src, ptr %dst) {
   %buf = alloca [4096 x i8], align 16
-  call void @llvm.var.annotation.p0.p0(ptr %buf, ptr @.loc, ptr @.file, i32 9, ptr null)
+  call void @llvm.var.annotation(ptr %buf, ptr @.loc, ptr @.file, i32 9, ptr null)
   call void @llvm.memcpy.p0.p0.i64(ptr %buf, ptr %src, i64 200, i1 false)
   %hi = getelementptr inbounds i8, ptr %buf, i64 1024
   call void @llvm.memcpy.p0.p0.i64(ptr %hi, ptr %src, i64 700, i1 false)
@@ -39,7 +39,7 @@ define void @stack(ptr %src, ptr %dst) {
 
 ; CHECK-LABEL: define void @pool(
 ; CHECK-NEXT: %buf = alloca [4096 x i8], align 16, !scope ![[WS:[0-9]+]]
-; CHECK-NEXT: call void @llvm.var.annotation.p0.p0(ptr %buf, ptr @.ws,
+; CHECK-NEXT: call void @llvm.var.annotation{{(.p0.p0)?}}(ptr %buf, ptr @.ws,
 ; CHECK-LABEL: define void @stack(
 ; CHECK-NOT: llvm.var.annotation
 ; CHECK-NOT: alloca [4096 x i8]

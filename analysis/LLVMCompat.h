@@ -59,7 +59,8 @@
 /// returning Optional): LLVM 16.
 #define SCOPEALLOC_HAVE_ALLOCATION_SIZE (LLVM_VERSION_MAJOR >= 16)
 /// BasicBlock::getFirstNonPHIOrDbgOrAlloca: LLVM 16.
-#define SCOPEALLOC_HAVE_FIRST_NON_PHI_OR_DBG_OR_ALLOCA (LLVM_VERSION_MAJOR >= 16)
+#define SCOPEALLOC_HAVE_FIRST_NON_PHI_OR_DBG_OR_ALLOCA                         \
+  (LLVM_VERSION_MAJOR >= 16)
 /// removeFromUsedLists (llvm/Transforms/Utils/ModuleUtils.h): LLVM 16.
 #define SCOPEALLOC_HAVE_REMOVE_FROM_USED_LISTS (LLVM_VERSION_MAJOR >= 16)
 /// SaturatingAdd of three or more values: LLVM 16.
@@ -78,7 +79,7 @@
 // llvm/TargetParser/Triple.h: LLVM 16 (before, llvm/ADT/Triple.h, which 19
 // no longer has).
 #if __has_include("llvm/TargetParser/Triple.h")
-#include "LLVMCompat.h" // llvm/TargetParser/Triple.h
+#include "llvm/TargetParser/Triple.h"
 #else
 #include "llvm/ADT/Triple.h"
 #endif
@@ -163,10 +164,10 @@ inline void removeFromUsedLists(Module &M,
     if (!Keep.empty()) {
       auto *ATy = ArrayType::get(
           cast<ArrayType>(GV->getValueType())->getElementType(), Keep.size());
-      auto *NewGV = new GlobalVariable(
-          M, ATy, false, GlobalValue::AppendingLinkage,
-          ConstantArray::get(ATy, Keep), "", GV, GV->getThreadLocalMode(),
-          GV->getAddressSpace());
+      auto *NewGV =
+          new GlobalVariable(M, ATy, false, GlobalValue::AppendingLinkage,
+                             ConstantArray::get(ATy, Keep), "", GV,
+                             GV->getThreadLocalMode(), GV->getAddressSpace());
       NewGV->setSection(GV->getSection());
       NewGV->takeName(GV);
     }
@@ -328,10 +329,9 @@ getFirstNonPHIOrDbgOrAlloca(llvm::BasicBlock &BB) {
   if (It->isEHPad())
     ++It;
   if (BB.isEntryBlock())
-    while (It != BB.end() &&
-           (llvm::isa<llvm::AllocaInst>(*It) ||
-            llvm::isa<llvm::DbgInfoIntrinsic>(*It) ||
-            llvm::isa<llvm::PseudoProbeInst>(*It))) {
+    while (It != BB.end() && (llvm::isa<llvm::AllocaInst>(*It) ||
+                              llvm::isa<llvm::DbgInfoIntrinsic>(*It) ||
+                              llvm::isa<llvm::PseudoProbeInst>(*It))) {
       if (auto *AI = llvm::dyn_cast<llvm::AllocaInst>(&*It))
         if (!AI->isStaticAlloca())
           break;

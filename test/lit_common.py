@@ -7,6 +7,7 @@
 #   %loadplugin                 -load-pass-plugin %plugin
 #   %clangplugin                clang flags that load the plugin (+ -mllvm options)
 #   %prefix %scc %scxx          the test install prefix and its wrappers
+#   %scopealloc-bound           the built scopealloc-bound (every build has it)
 #   %rtinc %rtlib               the runtime's headers and library
 import os
 import lit.formats
@@ -49,6 +50,7 @@ def configure(config, lit_config, name, suffixes):
         ("%plugin", plugin),
         ("%scxx", os.path.join(prefix, "bin", "scopealloc-clang++")),
         ("%scc", os.path.join(prefix, "bin", "scopealloc-clang")),
+        ("%scopealloc-bound", config.scopealloc_bound),
         ("%prefix", prefix),
         ("%rtinc", os.path.join(config.scopealloc_src_root, "runtime", "include")),
         ("%rtlib", config.scopealloc_runtime),

@@ -8,8 +8,8 @@
 // Linux only (/proc); elsewhere it says nothing.
 //
 //===----------------------------------------------------------------------===//
-#include "llvm/ADT/SmallVector.h"
 #include "LLVMCompat.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"

@@ -11,6 +11,7 @@
 #include "support/Diagnostics.h"
 #include "transform/RuntimeABI.h"
 
+#include "LLVMCompat.h" // llvm/TargetParser/Triple.h
 #include "llvm/ADT/GraphTraits.h"
 #include "llvm/ADT/SCCIterator.h"
 #include "llvm/ADT/StringMap.h"
@@ -22,7 +23,6 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
-#include "LLVMCompat.h" // llvm/TargetParser/Triple.h
 
 #include <atomic>
 #include <memory>

@@ -1,7 +1,7 @@
 //===- SourceScopes.cpp - Scopes and policies written in the source -------===//
 #include "policy/SourceScopes.h"
-#include "LLVMCompat.h"
 #include "FactsFormat.h"
+#include "LLVMCompat.h"
 #include "PolicyFile.h"
 #include "Scope.h"
 #include "policy/StackPolicy.h"

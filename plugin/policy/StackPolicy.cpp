@@ -3,13 +3,13 @@
 #include "Scope.h"
 #include "support/Diagnostics.h"
 
+#include "LLVMCompat.h" // llvm/TargetParser/Triple.h
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
-#include "LLVMCompat.h" // llvm/TargetParser/Triple.h
 
 #define DEBUG_TYPE "scope-alloc-policy"
 

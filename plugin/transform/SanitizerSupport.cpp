@@ -4,12 +4,12 @@
 
 #include "scopealloc/abi_constants.h"
 
+#include "LLVMCompat.h" // llvm/TargetParser/Triple.h
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
-#include "LLVMCompat.h" // llvm/TargetParser/Triple.h
 
 using namespace llvm;
 

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PolicySettings.h"
-#include "LLVMCompat.h"
 #include "IRParsing.h"
+#include "LLVMCompat.h"
 #include "OptionCategory.h"
 #include "OptionSet.h"
 #include "PolicyFile.h"

@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "facts/StackFacts.h"
-#include "LLVMCompat.h"
 #include "FactsFormat.h"
 #include "IRParsing.h"
+#include "LLVMCompat.h"
 #include "transform/AllocaDemotion.h"
 
 #include "llvm/IR/Module.h"

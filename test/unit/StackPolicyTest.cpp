@@ -3,9 +3,9 @@
 #include "IRParsing.h"
 #include "OptionSet.h"
 
+#include "LLVMCompat.h" // llvm/TargetParser/Triple.h
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "LLVMCompat.h" // llvm/TargetParser/Triple.h
 
 using namespace llvm;
 using namespace scopealloc;

@@ -1,7 +1,7 @@
 //===- Image.cpp - What scopealloc-bound reads from an ELF file -----------===//
 #include "Image.h"
-#include "LLVMCompat.h"
 #include "FactsFormat.h"
+#include "LLVMCompat.h"
 #include "scopealloc/abi_constants.h"
 
 #include "llvm/ADT/STLExtras.h"

@@ -1,8 +1,8 @@
 //===- Suggest.cpp - Per-function limits that make stack bounds hold ------===//
 #include "Suggest.h"
-#include "LLVMCompat.h"
 #include "Check.h"
 #include "FactsFormat.h"
+#include "LLVMCompat.h"
 #include "PolicyFile.h"
 #include "scopealloc/abi_constants.h"
 

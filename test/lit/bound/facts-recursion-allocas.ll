@@ -1,5 +1,3 @@
-; Runs the installed scopealloc-bound (%prefix), which the llvm<N> matrix builds do not install.
-; UNSUPPORTED: llvm-15, llvm-16
 ; The records carry a declared recursion bound (attribute
 ; "scope-alloc-recursion-bound", from SCOPEALLOC_RECURSION_BOUND: field 10)
 ; and each constant-size allocation the pass left in the machine frame
@@ -8,7 +6,7 @@
 ; not among them.
 ; RUN: %opt %loadplugin -passes=scope-alloc -scope-alloc-facts %s \
 ; RUN:   | llc -O2 -function-sections -filetype=obj -o %t.o
-; RUN: %prefix/bin/scopealloc-bound --dump-facts %t.o | FileCheck %s
+; RUN: %scopealloc-bound --dump-facts %t.o | FileCheck %s
 
 ; CHECK: function walk
 ; CHECK-NEXT: type: i32 (ptr, i32)

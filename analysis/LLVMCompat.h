@@ -84,6 +84,13 @@
 #include "llvm/ADT/Triple.h"
 #endif
 
+// llvm/TargetParser/Host.h: LLVM 16 (before, llvm/Support/Host.h).
+#if __has_include("llvm/TargetParser/Host.h")
+#include "llvm/TargetParser/Host.h"
+#else
+#include "llvm/Support/Host.h"
+#endif
+
 // llvm/IR/EHPersonalities.h: LLVM 17 (before, llvm/Analysis/).
 #if __has_include("llvm/IR/EHPersonalities.h")
 #include "llvm/IR/EHPersonalities.h"

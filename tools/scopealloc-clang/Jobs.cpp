@@ -28,11 +28,12 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/TargetParser/Host.h"
 #include <fcntl.h>
 #include <map>
 #include <set>
 #include <unistd.h>
+
+#include "LLVMCompat.h" // llvm/TargetParser/Host.h
 
 using namespace clang;
 using namespace clang::driver;

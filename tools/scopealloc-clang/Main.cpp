@@ -19,6 +19,8 @@
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
 
+#include "LLVMCompat.h"
+
 using namespace clang::driver;
 using namespace llvm;
 using namespace scopealloc;
@@ -26,8 +28,7 @@ using namespace scopealloc;
 static int run(ArrayRef<std::string> Command) {
   std::vector<StringRef> Argv(Command.begin(), Command.end());
   std::string Error;
-  int Status =
-      sys::ExecuteAndWait(Argv.front(), Argv, std::nullopt, {}, 0, 0, &Error);
+  int Status = sys::ExecuteAndWait(Argv.front(), Argv, {}, {}, 0, 0, &Error);
   if (Status < 0)
     errs() << "scopealloc-clang: " << Argv.front() << ": " << Error << "\n";
   return Status;

@@ -13,7 +13,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LLVMCompat.h"
 #include "ScopeAllocClang.h"
 #include "clang/Driver/Driver.h"
 #include "clang/Driver/ToolChain.h"
@@ -24,6 +23,11 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
+
+// After clang/Driver/Driver.h: only then does LLVMCompat.h add the driver's
+// expandResponseFiles for LLVM 15 and 16 (a block of its own, so that
+// clang-format keeps the order).
+#include "LLVMCompat.h"
 
 using namespace llvm;
 

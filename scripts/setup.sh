@@ -74,6 +74,7 @@ packages=(
   libclang-cpp19-dev libclang-19-dev                             # clang's Driver library: the scopealloc-clang driver
   llvm-16-dev llvm-16-tools clang-16 lld-16                      # the LLVM 16 row of the support matrix (docs/llvm-versions.md)
   llvm-15-dev llvm-15-tools clang-15 lld-15                      # the LLVM 15 row (no libclang-rt-15-dev: the runtime is clang 19's)
+  libclang-cpp16-dev libclang-16-dev libclang-cpp15-dev libclang-15-dev  # their Driver libraries: configuring a tree needs them (tools/scopealloc-clang)
   cmake ninja-build g++ make python3                            # build
   python3-psutil                                                # lit's per-test timeout
   libgtest-dev                                                  # runtime unit tests

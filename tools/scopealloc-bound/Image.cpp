@@ -22,12 +22,6 @@ using namespace llvm::object;
 namespace scopealloc {
 namespace bound {
 
-bool Image::isARM() const { return EMachine == ELF::EM_ARM; }
-
-uint64_t Image::normalize(uint64_t Address) const {
-  return isARM() ? Address & ~uint64_t(1) : Address;
-}
-
 namespace {
 
 /// Sections named like an interrupt vector table.

@@ -196,7 +196,7 @@ private:
     if (Freestanding) {
       SmallVector<StringRef, 8> API;
       for (const auto &A : S.Assumed)
-        if (A.getKey().starts_with("scopealloc_"))
+        if (A.getKey().starts_with(SCOPEALLOC_API_PREFIX))
           API.push_back(A.getKey());
       for (StringRef Name : API)
         S.Assumed.erase(Name);

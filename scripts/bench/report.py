@@ -45,6 +45,9 @@ SPEEDTEST_VARIANTS = [
      "safestack"),
     ("limit0", "scopealloc-clang, limit 0", SPEEDTEST_TARGETS["limit0"],
      "safestack"),
+    ("limit0-lto", "scopealloc-clang, limit 0, -flto", None, "safestack"),
+    ("limit0-planned", "scopealloc-clang, limit 0, -flto, plan: static",
+     None, "safestack"),
 ]
 COMPILE_VARIANTS = [
     ("plain", "clang -O2", None, None),
@@ -235,6 +238,10 @@ def main():
                           f"allocations), {stats['default']['peak_bytes']} "
                           f"bytes at the default policy "
                           f"({stats['default']['allocs']} allocations)")
+            if "planned" in stats:
+                p = stats["planned"]
+                s["note"] += (f"; plan: static planned {p['frames']} of "
+                              f"{p['frames'] + p['kept']} demoted frames")
         sections.append(s)
     compile_raw = load(os.path.join(args.dir, "compile.json"))
     if compile_raw:

@@ -10,6 +10,7 @@
 #   --speedtest  SQLite's speedtest1 (Debian source package sqlite3) built
 #                with plain clang -O2, clang -O2 -fsanitize=safe-stack,
 #                scopealloc-clang -O2 at the default policy and at limit 0,
+#                and at limit 0 under full LTO (the bump; plan: static),
 #                run in interleaved rounds;
 #   --compile    compile time of the SQLite amalgamation at -O2 without and
 #                with the plugin (default policy, limit 0).

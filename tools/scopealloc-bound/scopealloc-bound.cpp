@@ -195,20 +195,25 @@ int main(int Argc, char **Argv) {
     CheckResult R = checkBounds(errs(), *Img, G, S, B, WarnOnly);
     if (!R.Violations || WarnOnly)
       return 0;
-    if (R.StackOver && !Policy.empty())
-      WithColor::note(errs(), "scopealloc-bound")
-          << "scopealloc-bound --policy=" << Policy
-          << (TargetTag.empty() ? "" : " --target=" + TargetTag)
-          << (TargetTriple.empty() ? "" : " --triple=" + TargetTriple)
-          << " --suggest-policy=<new policy> " << Input
-          << " writes per-function frame budgets that make the stack bounds "
-             "hold on a rebuild\n";
+    // The suggestion reads the image: after a deletion it says how to get
+    // one back first, rather than name a file that is gone.
     if (DeleteOnFailure) {
       if (std::error_code EC = sys::fs::remove(Input))
         return fail("cannot delete '" + Input + "': " + EC.message());
       WithColor::note(errs(), "scopealloc-bound")
           << "deleted " << Input << " (--delete-on-failure)\n";
     }
+    if (R.StackOver && !Policy.empty())
+      WithColor::note(errs(), "scopealloc-bound")
+          << (DeleteOnFailure ? "relink keeping the image "
+                                "(SCOPEALLOC_BOUND_CHECK=warn), then "
+                              : "")
+          << "scopealloc-bound --policy=" << Policy
+          << (TargetTag.empty() ? "" : " --target=" + TargetTag)
+          << (TargetTriple.empty() ? "" : " --triple=" + TargetTriple)
+          << " --suggest-policy=<new policy> " << Input
+          << " writes per-function frame budgets that make the stack bounds "
+             "hold on a rebuild\n";
     return 1;
   }
   if (JSON)

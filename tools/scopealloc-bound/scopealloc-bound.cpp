@@ -12,6 +12,7 @@
 #include "Bounds.h"
 #include "CallGraph.h"
 #include "Check.h"
+#include "PolicyUse.h"
 #include "Image.h"
 #include "Output.h"
 #include "Suggest.h"
@@ -97,8 +98,9 @@ static cl::opt<bool> Check(
     "check",
     cl::desc("Print nothing but the bounds that do not hold (a stack over "
              "its bound, a pool smaller than its worst case, an unbounded "
-             "result under a bound) and exit 1 if any; with --policy, do "
-             "nothing when the policy declares no bound"),
+             "result under a bound) and exit 1 if any, and warn about "
+             "--policy entries that match nothing; with no bound declared, "
+             "check only the image's pool buffers"),
     cl::cat(Category));
 static cl::opt<bool>
     WarnOnly("warn-only",
@@ -134,13 +136,14 @@ int main(int Argc, char **Argv) {
       "scopealloc-bound: worst-case stack and pool use per entry point of a "
       "program linked from objects built through ScopeAlloc\n");
 
-  // The policy first: a --check it declares nothing for reads no image.
+  // The policy first: a --check it declares nothing for holds only the
+  // pool buffers of an image it can read (the wrappers run it on every link
+  // of an image that defines a pool).
   Settings S;
   if (!Policy.empty())
     if (Error E = readPolicy(Policy, TargetTag, TargetTriple, S))
       return fail(toString(std::move(E)));
-  if (Check && !Policy.empty() && !declaresBound(S) && SuggestPolicy.empty())
-    return 0;
+  bool BuffersOnly = Check && !declaresBound(S) && SuggestPolicy.empty();
   if (!SuggestPolicy.empty() && Policy.empty())
     return fail("--suggest-policy needs --policy: the file it extends");
   if (!SuggestPolicy.empty() && !S.SuggestTarget)
@@ -148,8 +151,14 @@ int main(int Argc, char **Argv) {
                 S.SuggestTargetWhy);
 
   Expected<Image> Img = loadImage(Input);
+  if (!Img && BuffersOnly) {
+    consumeError(Img.takeError());
+    return 0;
+  }
   if (!Img)
     return fail(Input + ": " + toString(Img.takeError()));
+  if (BuffersOnly && Policy.empty() && (Img->Pools.empty() || Img->Relocatable))
+    return 0;
   if (DumpFacts) {
     dumpFacts(outs(), *Img);
     return 0;
@@ -192,6 +201,7 @@ int main(int Argc, char **Argv) {
   if (!SuggestPolicy.empty())
     return suggestPolicy(outs(), SuggestPolicy, *Img, G, S) ? 0 : 1;
   if (Check) {
+    warnUnmatchedPolicyEntries(errs(), *Img, S);
     CheckResult R = checkBounds(errs(), *Img, G, S, B, WarnOnly);
     if (!R.Violations || WarnOnly)
       return 0;

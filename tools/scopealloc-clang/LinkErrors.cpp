@@ -289,11 +289,11 @@ private:
 } // namespace
 
 void explainLinkErrors(const Settings &S, Compilation &C) {
-  for (auto It = C.getJobs().begin(), E = C.getJobs().end(); It != E; ++It)
-    if (It->getCreator().isLinkJob()) {
-      std::unique_ptr<Command> &Job = *It.wrapped();
+  // JobList lends its commands only as const: the list itself is ours.
+  auto &Jobs = const_cast<JobList::list_type &>(C.getJobs().getJobs());
+  for (std::unique_ptr<Command> &Job : Jobs)
+    if (Job->getCreator().isLinkJob())
       Job = std::make_unique<ExplainedLink>(*Job, S);
-    }
 }
 
 } // namespace scopealloc

@@ -3,6 +3,7 @@
 #include "Check.h"
 #include "FactsFormat.h"
 #include "PolicyFile.h"
+#include "TargetStack.h"
 #include "scopealloc/abi_constants.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -206,21 +207,32 @@ private:
   }
 
   /// The node of runtime function \p Fn. One that the image does not hold
-  /// (the shared runtime, on hosted targets) gets a node with its assumed
-  /// stack: its slow path then runs below the moved buffer's function, and
-  /// an estimate without it would promise bounds the rebuild misses.
+  /// gets a node with the runtime's stack: its slow path then runs below the
+  /// moved buffer's function, and an estimate without it would promise
+  /// bounds the rebuild misses. A hosted image (the shared runtime, or a
+  /// static one with the C library) counts the assumed stack of the hosted
+  /// runtime (16 KiB: it reports exhaustion through stdio), a bare-metal
+  /// one the freestanding runtime's measured stack.
   std::optional<unsigned> runtimeNode(StringRef Fn) {
     if (auto It = ByName.find(Fn.str()); It != ByName.end())
       return It->second;
-    auto A = S.Assumed.find(Fn);
-    if (A == S.Assumed.end()) {
-      Unaccounted.insert(Fn.str());
-      return std::nullopt;
-    }
     Node N;
     N.Name = Fn.str();
-    N.Assumed = A->second;
-    N.AssumedFrom = S.AssumedFrom.lookup(Fn);
+    if (Img.Dynamic || Img.AllFunctions.count("__libc_start_main")) {
+      auto A = S.Assumed.find(Fn);
+      if (A == S.Assumed.end()) {
+        Unaccounted.insert(Fn.str());
+        return std::nullopt;
+      }
+      N.Assumed = A->second;
+      N.AssumedFrom = S.AssumedFrom.lookup(Fn);
+    } else {
+      N.Assumed = targetStack(archOfELFMachine(Img.EMachine,
+                                               Img.AddressSize == 8),
+                              Img.AddressSize)
+                      .FreestandingRuntime;
+      N.AssumedFrom = "the freestanding runtime's stack";
+    }
     W.Nodes.push_back(std::move(N));
     for (auto *V : {&Kept, &Movable, &Taken})
       V->push_back(0);
@@ -228,7 +240,7 @@ private:
     Next.push_back(0);
     unsigned I = W.Nodes.size() - 1;
     ByName[Fn.str()] = I;
-    Assumed[Fn.str()] = A->second;
+    Assumed[Fn.str()] = *W.Nodes[I].Assumed;
     return I;
   }
 
@@ -317,8 +329,8 @@ private:
     // What the estimate assumed of the runtime, or could not count.
     for (const auto &[Fn, Bytes] : Assumed)
       OS << "  counted " << Fn << " (not in the image: the runtime's slow "
-         << "path, assumed " << Bytes << " bytes) below each function that "
-         << "now takes pool memory\n";
+         << "path, " << Bytes << " bytes) below each function that now "
+         << "takes pool memory\n";
     for (const std::string &Fn : Unaccounted)
       WithColor::warning(OS, "scopealloc-bound")
           << Img.Path << ": " << Fn << " is not in the image and has no "

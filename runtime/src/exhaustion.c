@@ -105,13 +105,20 @@ static void sa_print_partition_failure(const scopealloc_failure *f) {
 
 /* What makes the request fit: the pool's size, where it is set. */
 static void sa_print_remedy(const scopealloc_failure *f) {
-  size_t needed = f->capacity - f->available + f->requested;
+  size_t used = f->capacity - f->available;
+  size_t needed = f->requested > SIZE_MAX - used ? SIZE_MAX : used + f->requested;
   if (strcmp(f->pool, "workspace") == 0) /* the thread arena */
     fprintf(stderr,
             "scopealloc:   the default pool is a per-thread arena of at most "
             "%zu bytes: raise the cap (SCOPEALLOC_RESERVE=<bytes>, at least "
             "%zu here), or keep more buffers on the stack "
             "(-scope-alloc-max-stack-alloca)\n",
+            f->capacity, needed);
+  else if (strncmp(f->pool, "workspace/", 10) == 0) /* a fiber's arena */
+    fprintf(stderr,
+            "scopealloc:   the arena holds at most %zu bytes: create it "
+            "larger (scopealloc_arena_create(<bytes>), at least %zu here; "
+            "SCOPEALLOC_RESERVE for those the runtime creates)\n",
             f->capacity, needed);
   else
     fprintf(stderr,

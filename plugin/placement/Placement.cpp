@@ -312,14 +312,13 @@ void FunctionPlanner::decide(AllocaDecision &D) {
   D.Action = V.Action;
   D.Rule = V.Rule;
   D.Pool = V.Pool;
-  std::string PoolNote = BP.Pool.empty() || !RemarkSources
-                             ? ""
-                             : "; pool from " + BP.PoolSource;
+  std::string PoolNote =
+      BP.Pool.empty() || !RemarkSources ? "" : "; pool from " + BP.PoolSource;
   std::string DynamicText = "dynamic allocations: " + spell(BP.Dynamic).str() +
                             " (" + BP.DynamicSource + ")";
-  std::string DynamicReason = "dynamic allocations: " +
-                              spell(BP.Dynamic).str() +
-                              sourceInReason(BP.DynamicSource);
+  std::string DynamicReason =
+      "dynamic allocations: " + spell(BP.Dynamic).str() +
+      sourceInReason(BP.DynamicSource);
   switch (V.Rule) {
   case PlacementRule::ScopeStack:
     D.Reason = "scope " + D.S.describe() + " requires the stack";
@@ -337,7 +336,8 @@ void FunctionPlanner::decide(AllocaDecision &D) {
                D.S.poolName().str() + "'";
     return;
   case PlacementRule::DynamicSize:
-    D.Reason = "its size is only known at run time; " + DynamicReason + PoolNote;
+    D.Reason =
+        "its size is only known at run time; " + DynamicReason + PoolNote;
     return;
   case PlacementRule::DynamicKeep:
     D.Reason = "its size is only known at run time; " + DynamicReason;

@@ -227,10 +227,10 @@ private:
       N.Assumed = A->second;
       N.AssumedFrom = S.AssumedFrom.lookup(Fn);
     } else {
-      N.Assumed = targetStack(archOfELFMachine(Img.EMachine,
-                                               Img.AddressSize == 8),
-                              Img.AddressSize)
-                      .FreestandingRuntime;
+      N.Assumed =
+          targetStack(archOfELFMachine(Img.EMachine, Img.AddressSize == 8),
+                      Img.AddressSize)
+              .FreestandingRuntime;
       N.AssumedFrom = "the freestanding runtime's stack";
     }
     W.Nodes.push_back(std::move(N));

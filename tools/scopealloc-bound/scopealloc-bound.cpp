@@ -12,9 +12,9 @@
 #include "Bounds.h"
 #include "CallGraph.h"
 #include "Check.h"
-#include "PolicyUse.h"
 #include "Image.h"
 #include "Output.h"
+#include "PolicyUse.h"
 #include "Suggest.h"
 
 #include "llvm/BinaryFormat/ELF.h"

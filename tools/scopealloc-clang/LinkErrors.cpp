@@ -108,8 +108,10 @@ void readFacts(StringRef Data, bool LittleEndian, PoolUses &U) {
       std::string Where = File.empty() ? "" : sys::path::filename(File).str();
       if (uint64_t L = AllocLine ? AllocLine : Line; L && !Where.empty())
         Where += ":" + std::to_string(L);
-      std::string Use = "'" + Name + "'" + (Where.empty() ? "" : " (" + Where + ")");
-      std::vector<std::string> &List = U.Users[Pool.empty() ? "workspace" : Pool];
+      std::string Use =
+          "'" + Name + "'" + (Where.empty() ? "" : " (" + Where + ")");
+      std::vector<std::string> &List =
+          U.Users[Pool.empty() ? "workspace" : Pool];
       if (!is_contained(List, Use))
         List.push_back(Use);
     }
@@ -175,7 +177,8 @@ void readInput(StringRef Path, PoolUses &U) {
 /// linker's \p Output names.
 static void explain(const Settings &S, const Command &Link, StringRef Output) {
   // GNU ld: undefined reference to `sym'; lld: undefined symbol: sym.
-  Regex Undefined("undefined (reference to [`']|symbol: )(__scopealloc_[A-Za-z0-9_]+)");
+  Regex Undefined(
+      "undefined (reference to [`']|symbol: )(__scopealloc_[A-Za-z0-9_]+)");
   std::set<std::string> Symbols;
   for (StringRef Rest = Output; !Rest.empty();) {
     SmallVector<StringRef, 3> M;
@@ -202,8 +205,8 @@ static void explain(const Settings &S, const Command &Link, StringRef Output) {
     else if (StringRef(Sym).starts_with("__scopealloc_abi_v"))
       WithColor::note(errs(), "scopealloc-clang")
           << "undefined " << Sym << ": an object was compiled by a "
-          << "ScopeAlloc of another runtime ABI than this one ("
-          << ABISymbol << "): rebuild it with this scopealloc-clang\n";
+          << "ScopeAlloc of another runtime ABI than this one (" << ABISymbol
+          << "): rebuild it with this scopealloc-clang\n";
     else
       Runtime.push_back(Sym);
   }
@@ -261,14 +264,12 @@ namespace {
 /// exits, followed by the notes: before clang's "linker command failed".
 class ExplainedLink : public Command {
 public:
-  ExplainedLink(const Command &Link, const Settings &S)
-      : Command(Link), S(S) {}
+  ExplainedLink(const Command &Link, const Settings &S) : Command(Link), S(S) {}
 
-  int Execute(ArrayRef<std::optional<StringRef>> Redirects,
-              std::string *ErrMsg, bool *ExecutionFailed) const override {
+  int Execute(ArrayRef<std::optional<StringRef>> Redirects, std::string *ErrMsg,
+              bool *ExecutionFailed) const override {
     SmallString<128> File;
-    std::vector<std::optional<StringRef>> R(Redirects.begin(),
-                                            Redirects.end());
+    std::vector<std::optional<StringRef>> R(Redirects.begin(), Redirects.end());
     R.resize(3);
     if (R[2] || sys::fs::createTemporaryFile("scopealloc-link", "err", File))
       return Command::Execute(Redirects, ErrMsg, ExecutionFailed);

@@ -228,9 +228,9 @@ static void explain(const Settings &S, const Command &Link, StringRef Output) {
         << "the objects with the ScopeAlloc of that runtime\n";
   if (Missing.empty())
     return;
+
   // The link's inputs: its objects (also those the command compiled) and
   // archives, for the uses of the pools and the pools they define.
-
   PoolUses U;
   for (const InputInfo &In : Link.getInputInfos())
     if (In.isFilename())

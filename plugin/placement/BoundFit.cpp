@@ -1,5 +1,7 @@
 //===- BoundFit.cpp - Fit entry points' stacks to the policy's bounds -----===//
 #include "placement/BoundFit.h"
+#include "Bounds.h"
+#include "CallGraph.h"
 #include "FactsFormat.h"
 #include "OptionCategory.h"
 #include "TargetStack.h"
@@ -11,9 +13,7 @@
 #include "support/Diagnostics.h"
 #include "transform/RuntimeABI.h"
 
-#include "llvm/ADT/GraphTraits.h"
-#include "llvm/ADT/SCCIterator.h"
-#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
@@ -26,6 +26,7 @@
 
 #include <atomic>
 #include <memory>
+#include <set>
 
 #define DEBUG_TYPE "scope-alloc"
 
@@ -94,36 +95,6 @@ uint64_t fitFrameOverhead(const Function &F) {
   return usesFPOrVectorRegisters(F) ? S.SavedFPRegisters : S.SavedRegisters;
 }
 
-namespace {
-
-/// A function of the call graph: defined in the module, or called by name
-/// and defined elsewhere (libc).
-struct FitNode {
-  Function *F = nullptr;
-  std::string Name; ///< symbol name
-  FunctionFacts Facts;
-  std::vector<FitNode *> Callees;
-  std::vector<std::string> Causes; ///< why its own use is unknown
-  std::optional<uint64_t> Assumed; ///< elsewhere: the tool's assumed stack
-  /// Elsewhere, with no assumed size: native code the link adds (start-up
-  /// code, a runtime archive) whose frames only the link's check sees.
-  bool OutsideBitcode = false;
-  std::optional<uint64_t> OwnCache;
-};
-
-} // namespace
-} // namespace scopealloc
-
-template <> struct llvm::GraphTraits<scopealloc::FitNode *> {
-  using NodeRef = scopealloc::FitNode *;
-  using ChildIteratorType = std::vector<scopealloc::FitNode *>::iterator;
-  static NodeRef getEntryNode(NodeRef N) { return N; }
-  static ChildIteratorType child_begin(NodeRef N) { return N->Callees.begin(); }
-  static ChildIteratorType child_end(NodeRef N) { return N->Callees.end(); }
-};
-
-namespace scopealloc {
-
 BoundFit::BoundFit(Module &M) : M(M) { bound::addBuiltinAssumptions(S); }
 
 void BoundFit::addPolicy(const ModulePolicy &MP) {
@@ -167,17 +138,15 @@ static Align stackAlignment(const DataLayout &DL) {
   return Align(1);
 }
 
-/// One step of a critical chain.
-struct Link {
-  FitNode *N;
-  uint64_t Own;        ///< its frame estimate
-  uint64_t Repeat = 1; ///< a cycle's declared depth
-};
-
+/// What the call graph says of one entry point.
 struct Estimate {
   uint64_t Bytes = 0;
   bool Bounded = true;
-  std::vector<Link> Chain;
+  std::vector<bound::ChainStep> Chain;
+  /// Per step: its function's name, and the function when the module
+  /// defines it.
+  std::vector<std::string> ChainNames;
+  std::vector<Function *> ChainFunctions;
   std::vector<std::string> Causes;
   /// Reached functions outside the bitcode without an assumed size, counted
   /// as 0: Bytes is then a lower bound, and every move it asks for is one
@@ -185,319 +154,277 @@ struct Estimate {
   std::vector<std::string> Outside;
 };
 
+/// The fit over scopealloc-bound's call graph and bound rules
+/// (analysis/CallGraph.h, Bounds.h), built from a program image that the
+/// module makes: one record per defined function (the facts the pass would
+/// write, with the runtime calls its plan adds), each at an address of its
+/// own, and as frame sizes the frame estimates of the plan.
 class Fitter {
 public:
-  Fitter(Module &M, const bound::Settings &S,
+  Fitter(Module &M, const bound::Settings &Declared,
          const DenseMap<const Function *, BoundFit::Plan> &Plans)
-      : M(M), S(S), Plans(Plans),
-        PointerSize(M.getDataLayout().getPointerSize()),
-        CallOverhead(
-            targetStack(Triple(M.getTargetTriple()).getArch(), PointerSize)
-                .CallOverhead),
-        StackAlign(stackAlignment(M.getDataLayout())) {}
+      : M(M), S(Declared), Plans(Plans),
+        Target(targetStack(Triple(M.getTargetTriple()).getArch(),
+                           M.getDataLayout().getPointerSize())),
+        StackAlign(stackAlignment(M.getDataLayout())) {
+    S.CallOverhead = Target.CallOverhead;
+    S.RedZone = Target.RedZone;
+    assumeRuntimeStack();
+  }
 
   void run() {
-    build();
-    for (auto &[N, Kind] : entries())
-      fit(*N, Kind);
+    buildImage();
+    std::vector<std::pair<Function *, std::string>> Entries;
+    {
+      bound::CallGraph G = graph();
+      for (const bound::EntryPoint &E : G.Entries)
+        if (Function *F = functionAt(G.Nodes[E.Node].Address))
+          Entries.push_back({F, E.Kind});
+    }
+    for (auto &[F, Kind] : Entries)
+      fit(*F, Kind);
   }
 
 private:
-  FitNode &node(std::string Name) {
-    auto [It, New] = BySymbol.try_emplace(Name, nullptr);
-    if (New) {
-      Nodes.push_back(std::make_unique<FitNode>());
-      Nodes.back()->Name = std::move(Name);
-      It->second = Nodes.back().get();
+  /// The stack below a call into the runtime. The built-in table's sizes
+  /// are the hosted runtime's; a freestanding runtime carries facts, with
+  /// small frames, which the link's check counts: here its measured size,
+  /// and its API (scopealloc_*) as code outside the bitcode.
+  void assumeRuntimeStack() {
+    bool Freestanding =
+        Triple(M.getTargetTriple()).getOS() == Triple::UnknownOS;
+    if (Freestanding) {
+      SmallVector<StringRef, 8> API;
+      for (const auto &A : S.Assumed)
+        if (A.getKey().starts_with(SCOPEALLOC_API_PREFIX))
+          API.push_back(A.getKey());
+      for (StringRef Name : API)
+        S.Assumed.erase(Name);
     }
-    return *It->second;
+    std::optional<uint64_t> Bytes;
+    if (RuntimeStackOption >= 0)
+      Bytes = RuntimeStackOption;
+    else if (Freestanding)
+      Bytes = Target.FreestandingRuntime;
+    if (Bytes)
+      for (const char *Name : {SCOPEALLOC_SYM_ALLOC, SCOPEALLOC_SYM_FRAME_SLOW,
+                               SCOPEALLOC_SYM_POOL_ALLOC}) {
+        S.Assumed[Name] = *Bytes;
+        S.AssumedFrom[Name] = "the runtime's slow path";
+      }
   }
 
-  /// The call graph of the module, with the rules of scopealloc-bound
-  /// (tools/scopealloc-bound/CallGraph.h) over the facts the records hold.
-  void build() {
+  /// Addresses: the I-th defined function is at (I + 1) * 16.
+  static uint64_t addressOf(unsigned I) { return uint64_t(I + 1) * 16; }
+  Function *functionAt(uint64_t Address) const {
+    if (!Address || Address % 16 || Address / 16 > Functions.size())
+      return nullptr;
+    return Functions[Address / 16 - 1];
+  }
+
+  void buildImage() {
+    Img.Machine = Triple(M.getTargetTriple()).getArchName().str();
+    Img.AddressSize = M.getDataLayout().getPointerSize();
     for (Function &F : M) {
       if (F.isDeclaration())
         continue;
+      uint64_t Address = addressOf(Functions.size());
+      Functions.push_back(&F);
       FunctionFacts Facts = collectFacts(F);
-      FitNode &N = node(Facts.Name);
-      N.F = &F;
-      N.Facts = std::move(Facts);
-      ByIRName[F.getName()] = &N;
-    }
-    StringMap<std::vector<FitNode *>> ByType;
-    for (auto &N : Nodes)
-      if (N->F && (N->Facts.Flags & facts::FlagAddressTaken))
-        ByType[N->Facts.Type].push_back(N.get());
-    std::vector<FitNode *> Defined;
-    for (auto &N : Nodes)
-      Defined.push_back(N.get());
-    for (FitNode *N : Defined) {
-      for (const FunctionFacts::SymbolUse &C : N->Facts.Calls) {
-        auto It = BySymbol.find(C.Name);
-        if (It == BySymbol.end() && (C.Flags & facts::CallWeak))
-          continue; // may be absent; defined, it would be in the module
-        addCallee(*N, callee(C.Name, *N));
-      }
-      for (const auto &[Type, Sites] : N->Facts.IndirectCalls) {
-        auto It = ByType.find(Type);
-        if (It == ByType.end()) {
-          N->Causes.push_back("an indirect call of type '" + Type + "' in '" +
-                              N->Name +
-                              "' that no address-taken function matches");
-          continue;
-        }
-        for (FitNode *Callee : It->second)
-          addCallee(*N, *Callee);
-      }
-      // A function a library call runs before it returns (a qsort
-      // comparator) runs below that call, as scopealloc-bound counts it.
-      for (const FunctionFacts::SymbolUse &Ref : N->Facts.Refs) {
-        FitNode *Run = (Ref.Flags & facts::RefCallback)
-                           ? BySymbol.lookup(Ref.Name)
-                           : nullptr;
-        if (!Run || !Run->F)
-          continue;
-        for (const FunctionFacts::SymbolUse &C : N->Facts.Calls)
-          if (facts::runsCallbackBeforeReturning(C.Name))
-            if (FitNode *Library = BySymbol.lookup(C.Name))
-              addCallee(*Library, *Run);
-      }
-      if (auto It = Plans.find(N->F); It != Plans.end())
+      Facts.Address = Address;
+      keepStackDynamics(F, Facts);
+      RecordOf[&F] = Img.Records.size();
+      addSymbol(Facts.Name, Address, F.hasLocalLinkage());
+      Img.Records.push_back(std::move(Facts));
+      if (auto It = Plans.find(&F); It != Plans.end())
         for (const AllocaDecision &D : It->second.Decisions)
           if (D.Action == AllocaDecision::Demote)
-            addCallee(*N, runtime(D.Pool, *N));
-      for (AllocaInst *AI : stackAllocas(*N->F, /*Static=*/false))
-        N->Causes.push_back("the dynamic allocation '" + describeValue(*AI) +
-                            "' on the stack of '" + N->Name + "'");
+            addRuntimeCall(F, D.Pool);
     }
+    for (GlobalAlias &GA : M.aliases())
+      if (auto *F = dyn_cast_or_null<Function>(GA.getAliaseeObject()))
+        if (auto It = RecordOf.find(F); It != RecordOf.end())
+          addSymbol(GA.getName().str(), Img.Records[It->second].Address,
+                    GA.hasLocalLinkage());
+    // Constructors and destructors are entry points, as in an image.
+    for (auto [Table, Section] : {std::pair{"llvm.global_ctors", ".init_array"},
+                                  std::pair{"llvm.global_dtors", ".fini_array"}})
+      if (GlobalVariable *GV = M.getNamedGlobal(Table))
+        if (auto *Array = dyn_cast_or_null<ConstantArray>(
+                GV->hasInitializer() ? GV->getInitializer() : nullptr))
+          for (Value *Op : Array->operands())
+            if (auto *Entry = dyn_cast<ConstantStruct>(Op))
+              if (auto *F = dyn_cast<Function>(
+                      Entry->getOperand(1)->stripPointerCasts()))
+                if (auto It = RecordOf.find(F); It != RecordOf.end())
+                  Img.Startup.push_back(
+                      {Section, Img.Records[It->second].Address});
   }
 
-  /// The node of \p Name, called from \p Caller; code outside the bitcode
-  /// has the size scopealloc-bound's table assumes, or no bound.
-  FitNode &callee(StringRef Name, const FitNode &Caller) {
-    FitNode &Callee = node(Name.str());
-    if (!Callee.F && !Callee.Assumed && Callee.Causes.empty()) {
-      // The table's sizes of the runtime's API are the hosted runtime's; a
-      // freestanding runtime carries facts, which the link's check counts.
-      bool FreestandingRuntime =
-          Name.starts_with("scopealloc_") &&
-          Triple(M.getTargetTriple()).getOS() == Triple::UnknownOS;
-      if (auto A = S.Assumed.find(Name);
-          A != S.Assumed.end() && !FreestandingRuntime)
-        Callee.Assumed = A->second;
-      else
-        Callee.OutsideBitcode = true;
-    }
-    return Callee;
+  void addSymbol(std::string Name, uint64_t Address, bool Local) {
+    Img.FunctionNames[Address].push_back(Name);
+    Img.AllFunctions[Name].push_back(Address);
+    if (!Local)
+      Img.GlobalFunctions[Name] = Address;
   }
 
-  /// The runtime function a frame that takes memory from \p Pool calls
-  /// when the fast path does not serve it (RuntimeABI.h): its stack counts
-  /// below every function that demotes, as scopealloc-bound counts it.
-  FitNode &runtime(StringRef Pool, const FitNode &Caller) {
+  /// The dynamic allocations of \p F's record that stay on the stack
+  /// (collectFacts lists each dynamic alloca, in order).
+  void keepStackDynamics(Function &F, FunctionFacts &Facts) const {
+    auto It = Plans.find(&F);
+    if (It == Plans.end())
+      return;
+    SmallPtrSet<const AllocaInst *, 4> Demoted;
+    for (const AllocaDecision &D : It->second.Decisions)
+      if (D.Action == AllocaDecision::Demote)
+        Demoted.insert(D.Alloca);
+    std::vector<FunctionFacts::Dynamic> Kept;
+    unsigned Next = 0;
+    for (Instruction &I : instructions(F))
+      if (auto *AI = dyn_cast<AllocaInst>(&I); AI && !AI->isStaticAlloca()) {
+        if (Next < Facts.Dynamics.size() && !Demoted.count(AI))
+          Kept.push_back(Facts.Dynamics[Next]);
+        ++Next;
+      }
+    Facts.Dynamics = std::move(Kept);
+  }
+
+  /// The runtime function a frame of \p F that takes memory from \p Pool
+  /// calls when the fast path does not serve it (RuntimeABI.h): its stack
+  /// counts below \p F, as scopealloc-bound counts it. Whether the call
+  /// was added.
+  bool addRuntimeCall(Function &F, StringRef Pool) {
     StringRef Name = !Pool.empty() ? SCOPEALLOC_SYM_POOL_ALLOC
-                     : RuntimeABI::canInlineDefaultPool(*Caller.F)
+                     : RuntimeABI::canInlineDefaultPool(F)
                          ? SCOPEALLOC_SYM_FRAME_SLOW
                          : SCOPEALLOC_SYM_ALLOC;
-    FitNode &N = callee(Name, Caller);
-    if (!N.F) {
-      // The hosted runtime has no facts in the image: scopealloc-bound
-      // assumes its table's size; a freestanding one carries facts, with
-      // small frames.
-      Triple T(M.getTargetTriple());
-      if (RuntimeStackOption >= 0)
-        N.Assumed = RuntimeStackOption;
-      else if (T.getOS() == Triple::UnknownOS)
-        N.Assumed = targetStack(T.getArch(), PointerSize).FreestandingRuntime;
-      if (N.Assumed)
-        N.Causes.clear();
-    }
-    return N;
-  }
-
-  static void addCallee(FitNode &N, FitNode &Callee) {
-    if (!is_contained(N.Callees, &Callee))
-      N.Callees.push_back(&Callee);
+    std::vector<FunctionFacts::SymbolUse> &Calls =
+        Img.Records[RecordOf.lookup(&F)].Calls;
+    if (any_of(Calls, [&](const auto &C) { return C.Name == Name; }))
+      return false;
+    Calls.push_back({Name.str(), /*Relocatable=*/false, 0, 0});
+    return true;
   }
 
   /// The allocas of \p F that stay on the stack: static ones with a
-  /// compile-time size, or the dynamic ones.
-  SmallVector<AllocaInst *, 8> stackAllocas(Function &F, bool Static) const {
+  /// compile-time size.
+  SmallVector<AllocaInst *, 8> staticStackAllocas(Function &F) const {
     SmallVector<AllocaInst *, 8> Out;
-    auto Wanted = [&](AllocaInst *AI) {
-      return AI->isStaticAlloca() == Static;
-    };
     if (auto It = Plans.find(&F); It != Plans.end()) {
       for (const AllocaDecision &D : It->second.Decisions)
-        if (D.Action != AllocaDecision::Demote && Wanted(D.Alloca))
+        if (D.Action != AllocaDecision::Demote && D.Alloca->isStaticAlloca())
           Out.push_back(D.Alloca);
       return Out;
     }
     for (Instruction &I : instructions(F))
-      if (auto *AI = dyn_cast<AllocaInst>(&I); AI && Wanted(AI))
+      if (auto *AI = dyn_cast<AllocaInst>(&I); AI && AI->isStaticAlloca())
         Out.push_back(AI);
     return Out;
   }
 
-  /// The frame estimate of one function.
-  uint64_t own(FitNode &N) {
-    if (!N.F) // the table's size covers its callees; on x86 the call
-              // pushes the return address (elsewhere it is in a register,
-              // and the callee's frame saves it), as scopealloc-bound counts
-      return N.Assumed.value_or(0) + CallOverhead;
-    if (N.OwnCache)
-      return *N.OwnCache;
+  /// The frame estimate of \p F: its allocas that stay, each at its
+  /// alignment, plus the target's per-frame overhead, at the stack's
+  /// alignment; as a frame size, without the call's own overhead (the
+  /// return address x86 pushes), which the bound rules add.
+  uint64_t frameSize(Function &F) {
+    auto [It, New] = FrameCache.try_emplace(&F, 0);
+    if (!New)
+      return It->second;
     const DataLayout &DL = M.getDataLayout();
     uint64_t Bytes = 0;
-    for (AllocaInst *AI : stackAllocas(*N.F, /*Static=*/true)) {
+    for (AllocaInst *AI : staticStackAllocas(F)) {
       std::optional<TypeSize> TS = AI->getAllocationSize(DL);
       if (!TS || TS->isScalable())
         continue;
       Bytes = alignTo(Bytes, AI->getAlign()) + TS->getFixedValue();
     }
-    N.OwnCache = alignTo(Bytes + fitFrameOverhead(*N.F), StackAlign);
-    return *N.OwnCache;
+    uint64_t Own = alignTo(Bytes + fitFrameOverhead(F), StackAlign);
+    It->second = Own > S.CallOverhead ? Own - S.CallOverhead : 0;
+    return It->second;
   }
 
-  /// The declared depth of a cycle: the smallest of its members' (the
-  /// policy's over the source's), as scopealloc-bound counts it.
-  std::optional<uint64_t> depth(const std::vector<FitNode *> &Members) const {
-    std::optional<uint64_t> Depth;
-    for (FitNode *N : Members) {
-      std::optional<uint64_t> D;
-      if (auto It = S.RecursionDepth.find(N->Name);
-          It != S.RecursionDepth.end())
-        D = It->second;
-      else if (N->Facts.RecursionBound)
-        D = N->Facts.RecursionBound;
-      if (D && (!Depth || *D < *Depth))
-        Depth = D;
+  /// The call graph of the plan as it stands. Code outside the bitcode
+  /// without an assumed size (native start-up code, a runtime archive the
+  /// link adds) counts 0 here, not as unbounded: only the link's check
+  /// sees its frames.
+  bound::CallGraph graph() {
+    for (unsigned I = 0; I < Functions.size(); ++I)
+      Img.StackSizes[addressOf(I)] = frameSize(*Functions[I]);
+    bound::CallGraph G = bound::buildCallGraph(Img, S);
+    OutsideNodes.clear();
+    for (unsigned I = 0; I < G.Nodes.size(); ++I) {
+      bound::Node &N = G.Nodes[I];
+      auto NoFacts = [](const bound::Cause &C) {
+        return C.Kind == bound::Cause::NoFacts;
+      };
+      if (N.Facts || N.TargetSet || none_of(N.Causes, NoFacts))
+        continue;
+      erase_if(N.Causes, NoFacts);
+      N.Assumed = 0;
+      OutsideNodes.insert(I);
     }
-    return Depth;
+    return G;
   }
 
-  /// The longest path from \p Entry, components callees first.
-  Estimate estimate(FitNode &Entry) {
-    struct Component {
-      uint64_t Bytes = 0;
-      bool Unbounded = false;
-      Link Step{nullptr, 0};
-      int Next = -1;
-    };
-    std::vector<Component> Comps;
-    DenseMap<FitNode *, unsigned> CompOf;
+  Estimate estimate(const Function &Entry) {
+    bound::CallGraph G = graph();
+    bound::Bounds B = bound::computeBounds(G, S);
     Estimate E;
-    for (scc_iterator<FitNode *> I = scc_begin(&Entry); !I.isAtEnd(); ++I) {
-      const std::vector<FitNode *> &Members = *I;
-      unsigned C = Comps.size();
-      for (FitNode *N : Members)
-        CompOf[N] = C;
-      Component V;
-      V.Step = {Members.front(), own(*Members.front())};
-      for (FitNode *N : Members) {
-        if (uint64_t Own = own(*N); Own > V.Step.Own)
-          V.Step = {N, Own};
-        if (!N->Causes.empty()) {
-          V.Unbounded = true;
-          append_range(E.Causes, N->Causes);
-        }
-        if (N->OutsideBitcode && !N->Assumed &&
-            !is_contained(E.Outside, N->Name))
-          E.Outside.push_back(N->Name);
-      }
-      uint64_t Exit = 0;
-      for (FitNode *N : Members)
-        for (FitNode *Callee : N->Callees) {
-          unsigned D = CompOf.lookup(Callee);
-          if (D == C)
-            continue;
-          V.Unbounded |= Comps[D].Unbounded;
-          if (V.Next < 0 || Comps[D].Bytes > Exit) {
-            Exit = Comps[D].Bytes;
-            V.Next = D;
+    uint64_t Address = Img.Records[RecordOf.lookup(&Entry)].Address;
+    for (const bound::EntryBound &EB : B.Entries) {
+      if (G.Nodes[EB.Entry.Node].Address != Address)
+        continue;
+      E.Bytes = EB.Stack.Bytes;
+      E.Bounded = EB.Stack.Bounded;
+      E.Chain = EB.Stack.Chain;
+      for (const bound::Cause &C : EB.Causes)
+        if (is_contained(C.Affects, "stack"))
+          E.Causes.push_back(bound::causeText(G, C));
+      // What it reaches outside the bitcode, in the order it calls it.
+      std::vector<bool> Seen(G.Nodes.size());
+      std::vector<unsigned> Work{EB.Entry.Node};
+      Seen[EB.Entry.Node] = true;
+      while (!Work.empty()) {
+        unsigned N = Work.back();
+        Work.pop_back();
+        if (OutsideNodes.count(N))
+          E.Outside.push_back(G.Nodes[N].Name);
+        for (unsigned C : reverse(G.Nodes[N].Callees))
+          if (!Seen[C]) {
+            Seen[C] = true;
+            Work.push_back(C);
           }
-        }
-      if (I.hasCycle()) {
-        if (std::optional<uint64_t> Depth = depth(Members)) {
-          V.Step.Repeat = *Depth;
-        } else {
-          V.Unbounded = true;
-          std::string Cycle;
-          for (FitNode *N : Members)
-            Cycle += N->Name + " -> ";
-          E.Causes.push_back("the call cycle " + Cycle + Members.front()->Name +
-                             " without a recursion bound (policy key "
-                             "'recursion', or SCOPEALLOC_RECURSION_BOUND)");
-        }
       }
-      // Past 2^64 - 1 bytes (a huge depth) is no bound.
-      bool OverMul = false, OverAdd = false;
-      V.Bytes =
-          SaturatingAdd(SaturatingMultiply(V.Step.Own, V.Step.Repeat, &OverMul),
-                        Exit, &OverAdd);
-      if (OverMul || (OverAdd && Exit != UINT64_MAX)) {
-        V.Unbounded = true;
-        E.Causes.push_back("a worst case past 2^64 - 1 bytes in '" +
-                           V.Step.N->Name + "' (" + std::to_string(V.Step.Own) +
-                           " bytes x" + std::to_string(V.Step.Repeat) + ")");
+      for (const bound::ChainStep &St : E.Chain) {
+        bool Exception = St.Node == bound::ChainStep::ExceptionFrame;
+        E.ChainNames.push_back(Exception ? std::string("(exception frame)")
+                                         : G.Nodes[St.Node].Name);
+        E.ChainFunctions.push_back(
+            Exception ? nullptr : functionAt(G.Nodes[St.Node].Address));
       }
-      Comps.push_back(V);
+      break;
     }
-    unsigned Root = CompOf.lookup(&Entry);
-    E.Bytes = Comps[Root].Bytes;
-    E.Bounded = !Comps[Root].Unbounded;
-    for (int At = Root; At >= 0; At = Comps[At].Next)
-      E.Chain.push_back(Comps[At].Step);
     return E;
   }
 
   static std::string chainText(const Estimate &E) {
     std::string Text;
-    for (const Link &L : E.Chain) {
+    for (unsigned I = 0; I < E.Chain.size(); ++I) {
+      const bound::ChainStep &St = E.Chain[I];
       if (!Text.empty())
         Text += " -> ";
-      Text += L.N->Name + " (" + std::to_string(L.Own) + " bytes";
-      if (L.Repeat > 1)
-        Text += " x" + std::to_string(L.Repeat);
-      Text += L.N->F ? ")" : ", assumed)";
+      Text += E.ChainNames[I] + " (" + std::to_string(St.Bytes / St.Repeat) +
+              " bytes";
+      if (St.Repeat > 1)
+        Text += " x" + std::to_string(St.Repeat);
+      Text += St.Assumed ? ", assumed)" : ")";
     }
     return Text;
   }
 
-  /// The entry points: main, functions marked in the source, the policy's
-  /// 'entries', thread start routines, signal and exit handlers and
-  /// *_Handler functions, as scopealloc-bound finds them (its vector-table
-  /// entries need the image).
-  std::vector<std::pair<FitNode *, std::string>> entries() {
-    std::vector<std::pair<FitNode *, std::string>> Out;
-    auto Add = [&](FitNode *N, StringRef Kind) {
-      if (N && N->F && none_of(Out, [&](auto &E) { return E.first == N; }))
-        Out.push_back({N, Kind.str()});
-    };
-    Add(ByIRName.lookup("main"), "main");
-    for (auto &N : Nodes)
-      if (N->F && (N->Facts.Flags & facts::FlagEntry))
-        Add(N.get(), "marked entry");
-    for (const std::string &Name : S.Entries)
-      Add(BySymbol.count(Name) ? BySymbol.lookup(Name) : ByIRName.lookup(Name),
-          "policy entry");
-    for (auto &N : Nodes)
-      for (const FunctionFacts::SymbolUse &Ref : N->Facts.Refs)
-        if (Ref.Flags & facts::RefThreadStart)
-          Add(BySymbol.lookup(Ref.Name), "thread start");
-        else if (Ref.Flags & facts::RefSignalHandler)
-          Add(BySymbol.lookup(Ref.Name), "signal handler");
-        else if (Ref.Flags & facts::RefExitHandler)
-          Add(BySymbol.lookup(Ref.Name), "exit handler");
-    for (auto &N : Nodes)
-      if (StringRef(N->Name).ends_with("_Handler"))
-        Add(N.get(), "interrupt handler (by name)");
-    return Out;
-  }
-
-  const bound::Limit *boundOf(const FitNode &N) const {
-    for (StringRef Name : {StringRef(N.Name), N.F->getName()})
+  const bound::Limit *boundOf(const Function &F) const {
+    const std::string &Symbol = Img.Records[RecordOf.lookup(&F)].Name;
+    for (StringRef Name : {StringRef(Symbol), F.getName()})
       if (auto It = S.EntryBounds.find(Name.str()); It != S.EntryBounds.end())
         return &It->second;
     return S.StackBound ? &*S.StackBound : nullptr;
@@ -508,13 +435,15 @@ private:
         ScopeAllocDiagnostic(DS_Warning, nullptr, nullptr, Message));
   }
 
-  void fit(FitNode &Entry, StringRef Kind) {
+  void fit(Function &Entry, StringRef Kind) {
     const bound::Limit *Bound = boundOf(Entry);
     if (!Bound)
       return;
     std::string BoundText =
         std::to_string(Bound->Bytes) + " bytes (" + Bound->From + ")";
-    std::string EntryText = "entry '" + Entry.Name + "' (" + Kind.str() + ")";
+    std::string EntryText = "entry '" +
+                            Img.Records[RecordOf.lookup(&Entry)].Name +
+                            "' (" + Kind.str() + ")";
     unsigned Moved = 0;
     for (;;) {
       Estimate E = estimate(Entry);
@@ -541,9 +470,9 @@ private:
         return;
       }
       if (E.Bytes <= Bound->Bytes) {
-        OptimizationRemarkEmitter ORE(Entry.F);
+        OptimizationRemarkEmitter ORE(&Entry);
         ORE.emit([&] {
-          OptimizationRemark R(DEBUG_TYPE, "StackBoundFits", Entry.F);
+          OptimizationRemark R(DEBUG_TYPE, "StackBoundFits", &Entry);
           R << EntryText << ": estimated stack " << ore::NV("Estimate", E.Bytes)
             << " bytes" << Outside << ", within its bound of " << BoundText;
           if (Moved)
@@ -571,13 +500,14 @@ private:
   /// Moves the buffer on \p E's chain that gains least from the stack
   /// among those whose move lowers the estimate (a move adds the runtime's
   /// slow path below its function); false when none does.
-  bool demoteOne(FitNode &Entry, const Estimate &E, StringRef EntryText,
+  bool demoteOne(Function &Entry, const Estimate &E, StringRef EntryText,
                  StringRef BoundText) {
     SmallVector<AllocaDecision *, 8> Movable;
     SmallVector<BudgetCandidate, 8> Candidates;
-    SmallVector<FitNode *, 8> Owners;
-    for (const Link &L : E.Chain) {
-      auto It = L.N->F ? Plans.find(L.N->F) : Plans.end();
+    SmallVector<Function *, 8> Owners;
+    unsigned PointerSize = M.getDataLayout().getPointerSize();
+    for (Function *F : E.ChainFunctions) {
+      auto It = F ? Plans.find(F) : Plans.end();
       if (It == Plans.end())
         continue;
       for (AllocaDecision &D : It->second.Decisions)
@@ -589,21 +519,20 @@ private:
             *D.Size > PointerSize && D.Alloca->isStaticAlloca()) {
           Movable.push_back(&D);
           Candidates.push_back({D.Alloca, *D.Size});
-          Owners.push_back(L.N);
+          Owners.push_back(F);
         }
     }
     SmallVector<unsigned, 8> Order = rankByBenefit(Candidates);
     for (unsigned I : reverse(Order)) { // least benefit first
       AllocaDecision &D = *Movable[I];
-      FitNode &Owner = *Owners[I];
-      const StackPolicy &P = *Plans.find(Owner.F)->second.Policy;
+      Function &Owner = *Owners[I];
+      const StackPolicy &P = *Plans.find(&Owner)->second.Policy;
       AllocaDecision Before = D;
-      size_t CalleesBefore = Owner.Callees.size();
       D.Action = AllocaDecision::Demote;
       D.Pool = P.Pool;
       D.Rule = PlacementRule::FitStackBound;
-      addCallee(Owner, runtime(D.Pool, Owner));
-      Owner.OwnCache.reset();
+      bool Added = addRuntimeCall(Owner, D.Pool);
+      FrameCache.erase(&Owner);
       Estimate After = estimate(Entry);
       if (After.Bounded && After.Bytes < E.Bytes) {
         D.Reason = std::to_string(*D.Size) + " bytes are within the " +
@@ -618,19 +547,23 @@ private:
                         << " would not lower " << E.Bytes << " bytes ("
                         << After.Bytes << ")\n");
       D = Before;
-      Owner.Callees.resize(CalleesBefore);
-      Owner.OwnCache.reset();
+      if (Added)
+        Img.Records[RecordOf.lookup(&Owner)].Calls.pop_back();
+      FrameCache.erase(&Owner);
     }
     return false;
   }
 
   Module &M;
-  const bound::Settings &S;
+  bound::Settings S;
   const DenseMap<const Function *, BoundFit::Plan> &Plans;
-  uint64_t PointerSize, CallOverhead;
+  TargetStack Target;
   Align StackAlign;
-  std::vector<std::unique_ptr<FitNode>> Nodes;
-  StringMap<FitNode *> BySymbol, ByIRName;
+  bound::Image Img;
+  std::vector<Function *> Functions; ///< by address
+  DenseMap<const Function *, unsigned> RecordOf;
+  DenseMap<const Function *, uint64_t> FrameCache;
+  std::set<unsigned> OutsideNodes; ///< of the last graph
 };
 
 } // namespace

@@ -10,15 +10,15 @@
 //             plus a per-frame overhead for what code generation adds
 //             (return address, saved registers; per target, or
 //             -scope-alloc-fit-frame-overhead), rounded to the stack
-//             alignment; per entry: the longest path over direct calls and
-//             indirect calls resolved by type among address-taken functions
-//             (the rules of scopealloc-bound). A call cycle counts its
-//             largest member times its declared depth ('recursion', or
-//             SCOPEALLOC_RECURSION_BOUND); functions outside the module
-//             count their size in scopealloc-bound's table of assumptions,
-//             or, without one (native start-up code or runtime the link
-//             adds), 0: the estimate is then a lower bound, every move it
-//             asks for is needed, and the link's check counts the rest.
+//             alignment; per entry: scopealloc-bound's call graph and
+//             bound rules themselves (analysis/CallGraph.h, Bounds.h), over
+//             a program image made from the module: the facts the pass
+//             would write, with these estimates as frame sizes. Functions
+//             outside the module count their size in the table of
+//             assumptions, or, without one (native start-up code or
+//             runtime the link adds), 0: the estimate is then a lower
+//             bound, every move it asks for is needed, and the link's
+//             check counts the rest.
 //   fit       while an entry's estimate exceeds its bound, the kept buffer
 //             on its critical chain that gains least from the stack (the
 //             frame budget's ranking, FrameBudget.h) moves to the policy's

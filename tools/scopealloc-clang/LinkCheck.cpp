@@ -91,7 +91,7 @@ bool definesPool(StringRef Image) {
     if (!(*Flags & SymbolRef::SF_Undefined) &&
         *Type != SymbolRef::ST_Function &&
         (Name->starts_with(SCOPEALLOC_POOL_SYMBOL_PREFIX) ||
-         Name->starts_with("scopealloc_buffer_")))
+         Name->starts_with(SCOPEALLOC_POOL_BUFFER_PREFIX)))
       return true;
   }
   return false;

@@ -106,7 +106,8 @@ static void sa_print_partition_failure(const scopealloc_failure *f) {
 /* What makes the request fit: the pool's size, where it is set. */
 static void sa_print_remedy(const scopealloc_failure *f) {
   size_t used = f->capacity - f->available;
-  size_t needed = f->requested > SIZE_MAX - used ? SIZE_MAX : used + f->requested;
+  size_t needed =
+      f->requested > SIZE_MAX - used ? SIZE_MAX : used + f->requested;
   if (strcmp(f->pool, "workspace") == 0) /* the thread arena */
     fprintf(stderr,
             "scopealloc:   the default pool is a per-thread arena of at most "

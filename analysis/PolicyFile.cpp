@@ -265,6 +265,7 @@ bool PolicyReader::readField(StringRef Key, yaml::Node *V, PolicyFields &F,
     break;
   case SettingValue::Rule:
   case SettingValue::Conflict:
+  case SettingValue::Plan:
     if (std::optional<std::string> Text = scalar(V, Key))
       if (Error E = F.set(S->Id, *Text, '\''))
         error(V, "'" + Key + "' " + toString(std::move(E)));

@@ -54,7 +54,7 @@ StackPolicy targetDefaultPolicy(const Triple &T, unsigned PointerBits) {
     P.Source = "target default for " + Name + " (" + Why + ")";
     P.FrameBudgetSource = P.DynamicSource = P.PoolSource =
         P.StackScopeOverBudgetSource = P.AddressSpaceScopesSource =
-            "built-in default";
+            P.PlanSource = "built-in default";
     return P;
   };
   if (isGPU(T)) {
@@ -103,6 +103,10 @@ static void apply(StackPolicy &P, const PolicyFields &Layer,
   if (Layer.AddressSpaceScopes) {
     P.AddressSpaceScopes = *Layer.AddressSpaceScopes;
     P.AddressSpaceScopesSource = Source;
+  }
+  if (Layer.Plan) {
+    P.Plan = *Layer.Plan;
+    P.PlanSource = Source;
   }
 }
 

@@ -79,6 +79,10 @@ struct StackPolicy {
   /// A stack-scoped allocation that alone exceeds the budget.
   ConflictRule StackScopeOverBudget = ConflictRule::Error;
   std::string StackScopeOverBudgetSource;
+  /// At a whole-program link: frames at fixed offsets where the call graph
+  /// allows (placement/StaticFramePlan.h), else the arena's bump.
+  FramePlan Plan = FramePlan::Runtime;
+  std::string PlanSource;
 };
 
 /// A built-in target tag, for the README and -scope-alloc-target.

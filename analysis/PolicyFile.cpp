@@ -235,8 +235,11 @@ void PolicyReader::readPools(yaml::Node *N) {
     if (std::optional<std::string> Name = scalar(&Item, "pools")) {
       if (std::optional<std::string> Why = poolNameProblem(*Name))
         error(&Item, "pool name '" + *Name + "' " + *Why);
-      else
+      else {
         Out.Pools.push_back(*Name);
+        Out.PoolLines.push_back(
+            SM.getLineAndColumn(Item.getSourceRange().Start).first);
+      }
     }
 }
 
@@ -401,6 +404,8 @@ void PolicyReader::readFunctions(PolicyTarget &T, yaml::Node *N) {
       }
     }
     T.Functions.push_back({*Name, F});
+    T.FunctionLines.push_back(
+        SM.getLineAndColumn(KV.getKey()->getSourceRange().Start).first);
   }
 }
 

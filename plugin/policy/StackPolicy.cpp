@@ -367,6 +367,9 @@ ModulePolicy computeModulePolicy(const Module &M,
   if (File && !Matched && Tag.empty())
     R.Warnings.push_back(noTargetApplies(*File, T));
   if (!Tag.empty()) {
+    // The chosen target's 'functions' replace the matched one's: an entry
+    // written for one target never applies under another's tag.
+    R.FunctionLayers.clear();
     if (const PolicyTarget *PT = File ? File->findTarget(Tag) : nullptr) {
       std::string Source = "target '" + Tag + "' of policy file " + File->Path +
                            " (" + TagOrigin + ")";

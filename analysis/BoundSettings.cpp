@@ -79,6 +79,7 @@ void addTargetBounds(const PolicyTarget &T, StringRef Path, Settings &S) {
   for (const auto &[Entry, Bytes] : B.Entries) {
     S.EntryBounds[Entry] = Limit{Bytes, "'entries' " + In};
     S.Entries.push_back(Entry);
+    S.PolicyEntries.insert(Entry);
   }
   for (const auto &[Pool, Bytes] : B.PoolSizes)
     S.PoolSizes[Pool] = Limit{Bytes, "'pool-sizes' " + In};

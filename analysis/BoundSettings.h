@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,8 @@ struct Limit {
 
 struct Settings {
   std::vector<std::string> Entries;
+  /// Those of Entries that a policy's 'entries' declares.
+  std::set<std::string> PolicyEntries;
   llvm::StringMap<uint64_t> RecursionDepth;
   /// Where each depth of RecursionDepth was declared.
   llvm::StringMap<std::string> RecursionFrom;

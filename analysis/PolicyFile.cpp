@@ -235,8 +235,11 @@ void PolicyReader::readPools(yaml::Node *N) {
     if (std::optional<std::string> Name = scalar(&Item, "pools")) {
       if (std::optional<std::string> Why = poolNameProblem(*Name))
         error(&Item, "pool name '" + *Name + "' " + *Why);
-      else
+      else {
         Out.Pools.push_back(*Name);
+        Out.PoolLines.push_back(
+            SM.getLineAndColumn(Item.getSourceRange().Start).first);
+      }
     }
 }
 
@@ -262,6 +265,7 @@ bool PolicyReader::readField(StringRef Key, yaml::Node *V, PolicyFields &F,
     break;
   case SettingValue::Rule:
   case SettingValue::Conflict:
+  case SettingValue::Plan:
     if (std::optional<std::string> Text = scalar(V, Key))
       if (Error E = F.set(S->Id, *Text, '\''))
         error(V, "'" + Key + "' " + toString(std::move(E)));
@@ -400,6 +404,8 @@ void PolicyReader::readFunctions(PolicyTarget &T, yaml::Node *N) {
       }
     }
     T.Functions.push_back({*Name, F});
+    T.FunctionLines.push_back(
+        SM.getLineAndColumn(KV.getKey()->getSourceRange().Start).first);
   }
 }
 

@@ -64,6 +64,8 @@ struct PolicyTarget {
   /// 'functions': settings of single functions (by symbol name), a layer
   /// between the pass's parameters and the function's own attributes.
   std::vector<std::pair<std::string, PolicyFields>> Functions;
+  /// The line of each entry of Functions in the file (0: not from a file).
+  std::vector<unsigned> FunctionLines;
   BoundFields Bounds;
 
   /// The settings 'functions' gives \p Function, or nullptr.
@@ -73,6 +75,7 @@ struct PolicyTarget {
 struct PolicyFile {
   std::string Path;
   std::vector<std::string> Pools;
+  std::vector<unsigned> PoolLines; ///< the line of each of Pools
   std::vector<PolicyTarget> Targets;
   /// 'allocators': calls scope-alloc-promote may turn into stack buffers,
   /// beside the built-in ones (WorkspaceAllocators.h).

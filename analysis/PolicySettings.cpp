@@ -54,6 +54,8 @@ StringRef SettingInfo::valueName() const {
     return "keep|demote|reject";
   case SettingValue::Conflict:
     return "error|warn";
+  case SettingValue::Plan:
+    return "runtime|static";
   case SettingValue::Pool:
     return "pool";
   case SettingValue::SpaceScopes:
@@ -72,6 +74,8 @@ StringRef SettingInfo::valueWords() const {
     return "keep, demote or reject";
   case SettingValue::Conflict:
     return "error or warn";
+  case SettingValue::Plan:
+    return "runtime or static";
   case SettingValue::Pool:
     return "a pool name";
   case SettingValue::SpaceScopes:
@@ -149,6 +153,9 @@ static Expected<ConflictRule> readValue(StringRef Text, char Quote,
                                         ConflictRule *) {
   return parseConflictRule(Text, Quote);
 }
+static Expected<FramePlan> readValue(StringRef Text, char Quote, FramePlan *) {
+  return parseFramePlan(Text, Quote);
+}
 static Expected<std::string> readValue(StringRef Text, char, std::string *) {
   return parsePoolSetting(Text); // the only text field: a pool
 }
@@ -160,6 +167,7 @@ static Expected<AddressSpaceScopes> readValue(StringRef Text, char,
 static void printValue(raw_ostream &OS, uint64_t V) { OS << V; }
 static void printValue(raw_ostream &OS, DynamicRule V) { OS << spell(V); }
 static void printValue(raw_ostream &OS, ConflictRule V) { OS << spell(V); }
+static void printValue(raw_ostream &OS, FramePlan V) { OS << spell(V); }
 static void printValue(raw_ostream &OS, const std::string &V) { OS << V; }
 static void printValue(raw_ostream &OS, const AddressSpaceScopes &V) {
   OS << printAddressSpaceScopes(V);

@@ -47,6 +47,7 @@ enum class SettingValue {
   Bytes,       ///< a decimal byte count
   Rule,        ///< keep | demote | reject
   Conflict,    ///< error | warn
+  Plan,        ///< runtime | static
   Pool,        ///< workspace or a pool name
   SpaceScopes, ///< 5:global.npu_sram,6:local
   Text,        ///< any non-empty text (a path, a tag)

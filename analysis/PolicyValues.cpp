@@ -64,6 +64,20 @@ StringRef spell(ConflictRule R) {
   return R == ConflictRule::Warn ? "warn" : "error";
 }
 
+Expected<FramePlan> parseFramePlan(StringRef Text, char Quote) {
+  if (Text == "runtime")
+    return FramePlan::Runtime;
+  if (Text == "static")
+    return FramePlan::Static;
+  return createStringError("must be runtime or static, found " +
+                           Twine(Quote) + Text + Twine(Quote) +
+                           didYouMean(Text, {"runtime", "static"}));
+}
+
+StringRef spell(FramePlan P) {
+  return P == FramePlan::Static ? "static" : "runtime";
+}
+
 Expected<uint64_t> parseByteCount(StringRef Text) {
   uint64_t V;
   switch (readByteCount(Text, V)) {

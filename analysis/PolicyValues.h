@@ -20,6 +20,8 @@ namespace scopealloc {
 
 enum class DynamicRule { Keep, Demote, Reject };
 enum class ConflictRule { Error, Warn };
+/// Where a whole-program link puts demoted frames (plan: runtime|static).
+enum class FramePlan { Runtime, Static };
 
 /// How a decimal byte count reads; each caller words the error for its
 /// layer (parseByteCount words it for text settings).
@@ -41,6 +43,11 @@ llvm::StringRef spell(DynamicRule R);
 llvm::Expected<ConflictRule> parseConflictRule(llvm::StringRef Text,
                                                char Quote = '"');
 llvm::StringRef spell(ConflictRule R);
+
+/// "runtime" or "static"; an error naming \p Text otherwise.
+llvm::Expected<FramePlan> parseFramePlan(llvm::StringRef Text,
+                                         char Quote = '\'');
+llvm::StringRef spell(FramePlan P);
 
 /// " (did you mean 'X'?)" for the choice nearest to \p Got when it is a
 /// likely typo of it, else "".

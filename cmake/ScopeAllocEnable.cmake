@@ -180,17 +180,19 @@ function(_scopealloc_toolchain_runtime target kind out)
             --unset=SCOPEALLOC_FLAGS_FILE "${SCOPEALLOC_CLANG}" ${flags} --scopealloc-print-runtime
     RESULT_VARIABLE rc OUTPUT_VARIABLE runtime ERROR_VARIABLE err
     OUTPUT_STRIP_TRAILING_WHITESPACE)
+  # Messages print lists joined, not as CMake's ";"-separated strings.
+  list(JOIN flags " " flags_text)
   if(rc)
     string(REPLACE "scopealloc-clang: " "  " err "${err}")
     string(REPLACE "SCOPEALLOC_RUNTIME=none" "RUNTIME NONE" err "${err}")
-    message(FATAL_ERROR "${where}: the toolchain's target (${flags}) has no ScopeAlloc runtime:\n${err}")
+    message(FATAL_ERROR "${where}: the toolchain's target (${flags_text}) has no ScopeAlloc runtime:\n${err}")
   endif()
   if(NOT runtime MATCHES "/lib/baremetal/")
     set(${out} host PARENT_SCOPE)
     return()
   endif()
   if(kind STREQUAL "SHARED")
-    message(FATAL_ERROR "${where}: RUNTIME SHARED, but the toolchain's target (${flags}) is "
+    message(FATAL_ERROR "${where}: RUNTIME SHARED, but the toolchain's target (${flags_text}) is "
                         "bare metal: its runtime is the static ${runtime}")
   endif()
   if(NOT TARGET ScopeAlloc::runtime_freestanding)
@@ -259,8 +261,10 @@ function(scopealloc_enable target)
     message(FATAL_ERROR "${where}: no target named '${target}'")
   endif()
   if(SA_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR "${where}: unknown arguments: ${SA_UNPARSED_ARGUMENTS} "
-                        "(known: ${one_value} OPTIONS)")
+    list(JOIN SA_UNPARSED_ARGUMENTS ", " unknown)
+    list(JOIN one_value ", " known)
+    message(FATAL_ERROR "${where}: unknown arguments: ${unknown} "
+                        "(known: ${known}, OPTIONS)")
   endif()
   foreach(key IN LISTS SA_KEYWORDS_MISSING_VALUES)
     message(FATAL_ERROR "${where}: ${key} needs a value")

@@ -3,6 +3,9 @@
 # and the features (REQUIRES:/UNSUPPORTED:, docs/llvm-versions.md):
 #   llvm-15 llvm-16 llvm-19     that LLVM's major version
 #   debug-records               debug records (#dbg_declare...), LLVM 19
+#   %{tls-address}              INTRINSIC (llvm.threadlocal.address, 16+) or
+#                               GLOBAL (15: a thread_local global is its own
+#                               address), for version-aware check prefixes
 #   %plugin                     the built ScopeAlloc.so
 #   %loadplugin                 -load-pass-plugin %plugin
 #   %clangplugin                clang flags that load the plugin (+ -mllvm options)
@@ -55,5 +58,6 @@ def configure(config, lit_config, name, suffixes):
         ("%rtinc", os.path.join(config.scopealloc_src_root, "runtime", "include")),
         ("%rtlib", config.scopealloc_runtime),
         ("%srcroot", config.scopealloc_src_root),
+        ("%{tls-address}", "INTRINSIC" if major >= 16 else "GLOBAL"),
     ]
     config.substitutions.extend(subs)

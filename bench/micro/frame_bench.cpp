@@ -29,6 +29,7 @@ uint32_t frame_safestack(uint32_t seed);
 uint32_t frame_demoted_inline(uint32_t seed);
 uint32_t frame_demoted_call(uint32_t seed);
 uint32_t frame_malloc(uint32_t seed);
+uint32_t frame_planned(uint32_t seed);
 uint32_t frame_shared_stack(uint32_t seed);
 uint32_t frame_shared_safestack(uint32_t seed);
 uint32_t frame_shared_inline(uint32_t seed);
@@ -43,27 +44,31 @@ namespace {
 // The ratio a demoted frame must stay under (issue 5: at most 1.3x the
 // stack frame's time; issue 14: also in a PIC shared library). Applies to
 // the inline fast path with the default TLS model; the other rows are
-// printed for reference.
-constexpr double DemotedFrameTarget = 1.3;
+// printed for reference. A planned frame (plan: static) aims at the stack
+// frame's time: 1.05x leaves room for the spread between runs.
+constexpr double DemotedFrameTarget = 1.3, PlannedFrameTarget = 1.05;
 
 struct Variant {
   const char *Name;
   uint32_t (*Fn)(uint32_t);
-  uint64_t WorkspaceAllocsPerCall; // 1 exactly for ScopeAlloc's frames
-  bool HasTarget;
+  uint64_t WorkspaceAllocsPerCall; // 1 exactly for the arena's frames
+  double Target;                   // 0: none
   bool InSharedLibrary;
+  bool Ours; // a ScopeAlloc frame: also as a ratio to SafeStack's
 };
 
 const Variant Variants[] = {
-    {"stack", frame_stack, 0, false, false},
-    {"safestack", frame_safestack, 0, false, false},
-    {"demoted_inline", frame_demoted_inline, 1, true, false},
-    {"demoted_call", frame_demoted_call, 1, false, false},
-    {"malloc", frame_malloc, 0, false, false},
-    {"shared_stack", frame_shared_stack, 0, false, true},
-    {"shared_safestack", frame_shared_safestack, 0, false, true},
-    {"shared_inline", frame_shared_inline, 1, true, true},
-    {"shared_inline_gd", frame_shared_inline_gd, 1, false, true},
+    {"stack", frame_stack, 0, 0, false, false},
+    {"safestack", frame_safestack, 0, 0, false, false},
+    {"demoted_inline", frame_demoted_inline, 1, DemotedFrameTarget, false,
+     true},
+    {"demoted_call", frame_demoted_call, 1, 0, false, true},
+    {"planned", frame_planned, 0, PlannedFrameTarget, false, true},
+    {"malloc", frame_malloc, 0, 0, false, false},
+    {"shared_stack", frame_shared_stack, 0, 0, true, false},
+    {"shared_safestack", frame_shared_safestack, 0, 0, true, false},
+    {"shared_inline", frame_shared_inline, 1, DemotedFrameTarget, true, true},
+    {"shared_inline_gd", frame_shared_inline_gd, 1, 0, true, true},
 };
 
 uint64_t workspaceAllocs() {
@@ -183,10 +188,10 @@ int main(int Argc, char **Argv) {
   };
   std::printf("\nframe with a %d-byte buffer, CPU time as a ratio to the "
               "stack frame (target: demoted_inline and shared_inline <= "
-              "%.1fx) and, for ScopeAlloc's frames, to SafeStack's; shared_*: "
-              "in a PIC shared library, also as a ratio to its stack frame "
-              "and SafeStack's there\n",
-              FRAME_BUFFER_BYTES, DemotedFrameTarget);
+              "%.1fx, planned <= %.2fx) and, for ScopeAlloc's frames, to "
+              "SafeStack's; shared_*: in a PIC shared library, also as a "
+              "ratio to its stack frame and SafeStack's there\n",
+              FRAME_BUFFER_BYTES, DemotedFrameTarget, PlannedFrameTarget);
   std::printf("%-16s %10s %8s  %-6s %11s %14s\n", "variant", "CPU ns",
               "x stack", "target", "x safestack", "x shared_stack");
   for (const Variant &V : Variants) {
@@ -194,12 +199,12 @@ int main(int Argc, char **Argv) {
     if (!Reporter.timeOf(std::string("frame/") + V.Name, Ns))
       continue;
     double Ratio = Ns / StackNs;
-    const char *Verdict = !V.HasTarget                  ? "-"
-                          : Ratio <= DemotedFrameTarget ? "PASS"
-                                                        : "MISS";
+    const char *Verdict = !V.Target              ? "-"
+                          : Ratio <= V.Target ? "PASS"
+                                              : "MISS";
     std::printf("%-16s %10.2f %7.2fx  %-6s", V.Name, Ns, Ratio, Verdict);
     double SafeNs = peerNs(V, "safestack"), SharedStackNs = peerNs(V, "stack");
-    if (V.WorkspaceAllocsPerCall && SafeNs > 0)
+    if (V.Ours && SafeNs > 0)
       std::printf(" %10.2fx", Ns / SafeNs);
     else
       std::printf(" %11s", "");

@@ -12,7 +12,12 @@
  *                         pass's inline fast path;
  *   frame_demoted_call    the same with -scope-alloc-inline-fast-path=false:
  *                         __scopealloc_mark/alloc/release calls;
- *   frame_malloc          plain clang with FRAME_USE_MALLOC: malloc/free. */
+ *   frame_malloc          plain clang with FRAME_USE_MALLOC: malloc/free;
+ *   frame_planned         the plugin with plan: static over the module as
+ *                         the whole program (-scope-alloc-whole-program),
+ *                         the function an entry point (FRAME_ENTRY): its
+ *                         frame at a fixed offset of its thread-local region
+ *                         (docs/static-planning.md), no runtime use. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -29,6 +34,9 @@
  * neither delete the buffer nor keep its elements in registers. */
 static inline void escape(void *p) { __asm__ volatile("" : : "r"(p) : "memory"); }
 
+#ifdef FRAME_ENTRY
+__attribute__((annotate("scope-alloc-entry=1")))
+#endif
 __attribute__((noinline)) uint32_t FRAME_FN(uint32_t seed) {
 #ifdef FRAME_USE_MALLOC
   uint32_t *buf = malloc(FRAME_BUFFER_BYTES);

@@ -42,6 +42,7 @@
 
 #include "policy/PolicyOptions.h"
 #include "policy/StackPolicy.h"
+#include "scopealloc/abi_constants.h"
 
 #include "llvm/ADT/StringMap.h"
 #include <string>
@@ -60,8 +61,7 @@ inline constexpr const char *CompileOptionsAttr = "scope-alloc-compile-options";
 inline constexpr const char *DecidedAttr = "scope-alloc-decided";
 inline constexpr const char *ReportPathsMetadata = "scope-alloc.report";
 inline constexpr const char *BufferPolicyMetadata = "scope-alloc.buffer-policy";
-inline constexpr const char *LinkMarkerSymbol =
-    "__scopealloc_lto_link_without_pass_plugin";
+inline constexpr const char *LinkMarkerSymbol = SCOPEALLOC_SYM_LTO_LINK_MARKER;
 
 /// Whether clang prepared \p M for an LTO link (-flto, -flto=thin): the
 /// module flags it adds then ("ThinLTO", "EnableSplitLTOUnit",

@@ -221,6 +221,7 @@ static void printPolicy(json::OStream &J, const StackPolicy &P) {
           P.StackScopeOverBudgetSource);
     Field("address_space_scopes", printAddressSpaceScopes(P.AddressSpaceScopes),
           P.AddressSpaceScopesSource);
+    Field("plan", spell(P.Plan), P.PlanSource);
   });
 }
 

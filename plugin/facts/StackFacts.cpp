@@ -144,6 +144,13 @@ static bool isAddressTaken(const Function &F) {
       continue;
     if (isa<BlockAddress>(Usr))
       continue;
+    // In a global's initializer: a table, whoever reads it (llvm.used and
+    // annotations aside).
+    if (const auto *GV = dyn_cast<GlobalVariable>(Usr)) {
+      if (GV->getSection() == "llvm.metadata")
+        continue;
+      return true;
+    }
     if (const auto *C = dyn_cast<Constant>(Usr); C && onlyMetadataUses(*C))
       continue;
     return true;

@@ -7,6 +7,9 @@
 #include "facts/StackFacts.h"
 #include "placement/AllocaDecision.h"
 #include "placement/BoundFit.h"
+#include "placement/FrameLayout.h"
+#include "placement/StaticFramePlan.h"
+#include "transform/StackProtector.h"
 #include "placement/Placement.h"
 #include "policy/StackPolicy.h"
 #include "support/Diagnostics.h"
@@ -211,7 +214,8 @@ planFunction(Function &F, FunctionAnalysisManager &FAM,
 /// decisions in \p Report when a report was asked for.
 static bool applyPlan(FunctionPlan &Plan, FunctionAnalysisManager &FAM,
                       ModuleReport *Report, PoolUsage &Usage,
-                      StackFacts &Facts) {
+                      StackFacts &Facts,
+                      const StaticFrameAddress *Planned = nullptr) {
   Function &F = Plan.F;
   if (Report)
     Report->addFunction(F, Plan.Policy, Plan.Planner.Decisions);
@@ -224,8 +228,8 @@ static bool applyPlan(FunctionPlan &Plan, FunctionAnalysisManager &FAM,
     if (D.Action == AllocaDecision::Demote)
       Requests.push_back({D.Alloca, D.Pool});
   }
-  FunctionDemotion Demotion =
-      demoteAllocas(F, Requests, Plan.Planner.stackSaveMayMoveToArena());
+  FunctionDemotion Demotion = demoteAllocas(
+      F, Requests, Plan.Planner.stackSaveMayMoveToArena(), Planned);
   if (Report)
     Report->addDemotion(F, Demotion);
   Usage.addFunction(F, Demotion);
@@ -286,29 +290,44 @@ PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
   bool Fitting = WholeProgram && Fit.hasStackBound();
   if (Stage == LinkStep && !WholeProgram && Fit.hasStackBound())
     Fit.warnNotWholeProgram();
-  auto Apply = [&](FunctionPlan &Plan) {
-    if (!applyPlan(Plan, FAM, Report ? &*Report : nullptr, Usage, Facts))
+  auto Apply = [&](FunctionPlan &Plan,
+                   const StaticFrameAddress *Planned = nullptr) {
+    if (!applyPlan(Plan, FAM, Report ? &*Report : nullptr, Usage, Facts,
+                   Planned))
       return;
     Changed = true;
     FAM.invalidate(Plan.F, PreservedAnalyses::none());
   };
+  // So is the static frame plan (StaticFramePlan.h).
   std::vector<std::unique_ptr<FunctionPlan>> Planned;
+  PlannedFunctions Plans;
+  bool AnyStatic = false;
   for (auto [F, FunctionPolicy] : Work) {
     std::unique_ptr<FunctionPlan> Plan =
         planFunction(*F, FAM, *FunctionPolicy, Report ? &*Report : nullptr);
     if (!Plan)
       continue;
-    if (!Fitting) {
+    if (!WholeProgram) {
       Apply(*Plan);
       continue;
     }
-    Fit.addPlan(*F, Plan->Policy, Plan->Planner.Decisions);
+    AnyStatic |= Plan->Policy.Plan == FramePlan::Static;
+    Plans[F] = {&Plan->Policy, Plan->Planner.Decisions};
     Planned.push_back(std::move(Plan));
   }
-  if (Fitting) {
-    Fit.run();
-    for (std::unique_ptr<FunctionPlan> &Plan : Planned)
-      Apply(*Plan);
+  if (Fitting)
+    Fit.run(Plans);
+  StaticFrames Static;
+  if (AnyStatic)
+    Static = planStaticFrames(
+        M, Fit.settings(), Plans,
+        [](Function &F, ArrayRef<AllocaInst *> Allocas) {
+          FrameLayout L = layoutFrame(F, Allocas, DemotedCanaries::size(F));
+          return std::pair{L.Size, L.Alignment};
+        });
+  for (std::unique_ptr<FunctionPlan> &Plan : Planned) {
+    auto It = Static.find(&Plan->F);
+    Apply(*Plan, It == Static.end() ? nullptr : &It->second);
   }
   // Decided: not again by the link (after a sanitizer's compile step), nor
   // by a plugin loaded twice into it.

@@ -10,15 +10,15 @@
 //             plus a per-frame overhead for what code generation adds
 //             (return address, saved registers; per target, or
 //             -scope-alloc-fit-frame-overhead), rounded to the stack
-//             alignment; per entry: the longest path over direct calls and
-//             indirect calls resolved by type among address-taken functions
-//             (the rules of scopealloc-bound). A call cycle counts its
-//             largest member times its declared depth ('recursion', or
-//             SCOPEALLOC_RECURSION_BOUND); functions outside the module
-//             count their size in scopealloc-bound's table of assumptions,
-//             or, without one (native start-up code or runtime the link
-//             adds), 0: the estimate is then a lower bound, every move it
-//             asks for is needed, and the link's check counts the rest.
+//             alignment; per entry: scopealloc-bound's call graph and
+//             bound rules themselves (analysis/CallGraph.h, Bounds.h), over
+//             a program image made from the module: the facts the pass
+//             would write, with these estimates as frame sizes. Functions
+//             outside the module count their size in the table of
+//             assumptions, or, without one (native start-up code or
+//             runtime the link adds), 0: the estimate is then a lower
+//             bound, every move it asks for is needed, and the link's
+//             check counts the rest.
 //   fit       while an entry's estimate exceeds its bound, the kept buffer
 //             on its critical chain that gains least from the stack (the
 //             frame budget's ranking, FrameBudget.h) moves to the policy's
@@ -40,7 +40,7 @@
 #define SCOPEALLOC_BOUNDFIT_H
 
 #include "BoundSettings.h"
-#include "placement/AllocaDecision.h"
+#include "placement/ModuleProgram.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
@@ -60,10 +60,6 @@ struct StackPolicy;
 /// -scope-alloc-whole-program: the module is the whole program.
 bool wholeProgramRequested();
 
-/// The per-frame overhead of \p F on its target (docs/bound-fit.md), or
-/// -scope-alloc-fit-frame-overhead.
-uint64_t fitFrameOverhead(const llvm::Function &F);
-
 class BoundFit {
 public:
   explicit BoundFit(llvm::Module &M);
@@ -74,22 +70,18 @@ public:
   /// Whether a stack bound applies to some entry point.
   bool hasStackBound() const;
 
-  /// The decisions planned for \p F under \p P, which the fit may change
-  /// from keep to demote. Functions without a plan keep all their allocas.
-  void addPlan(llvm::Function &F, const StackPolicy &P,
-               llvm::MutableArrayRef<AllocaDecision> Decisions);
+  /// What the policy targets declare for the call graph (entries,
+  /// recursion depths, bounds) over the table of assumed sizes.
+  const bound::Settings &settings() const { return S; }
 
-  /// Fits every entry point that has a bound.
-  void run();
+  /// Fits every entry point that has a bound, changing the decisions of
+  /// \p Plans from keep to demote. Functions without a plan keep all
+  /// their allocas.
+  void run(const PlannedFunctions &Plans);
 
   /// Under ThinLTO: warns, once per process, that the bounds are checked
   /// but not fitted.
   void warnNotWholeProgram() const;
-
-  struct Plan {
-    const StackPolicy *Policy;
-    llvm::MutableArrayRef<AllocaDecision> Decisions;
-  };
 
 private:
   llvm::Module &M;
@@ -97,7 +89,6 @@ private:
   /// table of assumed sizes for code outside the bitcode (libc).
   bound::Settings S;
   llvm::SmallPtrSet<const void *, 4> TargetsSeen;
-  llvm::DenseMap<const llvm::Function *, Plan> Plans;
 };
 
 } // namespace scopealloc

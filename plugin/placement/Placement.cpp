@@ -1,6 +1,7 @@
 //===- Placement.cpp - Where a buffer's memory comes from -----------------===//
 #include "placement/Placement.h"
 #include "LLVMCompat.h"
+#include "OptionCategory.h"
 #include "facts/LTODeferral.h"
 #include "placement/FrameBudget.h"
 #include "support/Diagnostics.h"
@@ -12,6 +13,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -86,6 +88,27 @@ std::string limitText(const StackPolicy &P) {
 std::string budgetText(const StackPolicy &P) {
   return "frame budget " + std::to_string(P.FrameBudget.value_or(0)) +
          " bytes (" + P.FrameBudgetSource + ")";
+}
+
+// A remark naming every setting's layer and file ran to 400 characters and
+// named the policy file twice; the values alone are the concise default.
+static cl::opt<bool> RemarkSources(
+    "scope-alloc-remark-sources", cl::cat(optionCategory()),
+    cl::desc("Remarks name where each setting they cite came from (policy "
+             "file and target, option, attribute): the full text"));
+
+std::string sourceInReason(const std::string &Source) {
+  return RemarkSources && !Source.empty() ? " (" + Source + ")" : "";
+}
+
+std::string limitInReason(const StackPolicy &P) {
+  return "limit " + std::to_string(P.MaxStackAlloca) + " bytes" +
+         sourceInReason(P.Source);
+}
+
+std::string budgetInReason(const StackPolicy &P) {
+  return "frame budget " + std::to_string(P.FrameBudget.value_or(0)) +
+         " bytes" + sourceInReason(P.FrameBudgetSource);
 }
 
 /// The reason when an intrinsic takes \p AI (directly or through pointer
@@ -237,8 +260,8 @@ bool FunctionPlanner::plan() {
     unsigned AS = D.Alloca->getAddressSpace();
     if (AS && D.Action != AllocaDecision::Pinned &&
         !D.Alloca->getMetadata(ScopeMetadataName))
-      D.Reason += "; scope of address space " + std::to_string(AS) + " (" +
-                  Policy.AddressSpaceScopesSource + ")";
+      D.Reason += "; scope of address space " + std::to_string(AS) +
+                  sourceInReason(Policy.AddressSpaceScopesSource);
   }
   if (any_of(Decisions, [](const AllocaDecision &D) {
         return D.Action == AllocaDecision::Rejected;
@@ -289,15 +312,19 @@ void FunctionPlanner::decide(AllocaDecision &D) {
   D.Action = V.Action;
   D.Rule = V.Rule;
   D.Pool = V.Pool;
-  std::string PoolNote = BP.Pool.empty() ? "" : "; pool from " + BP.PoolSource;
+  std::string PoolNote =
+      BP.Pool.empty() || !RemarkSources ? "" : "; pool from " + BP.PoolSource;
   std::string DynamicText = "dynamic allocations: " + spell(BP.Dynamic).str() +
                             " (" + BP.DynamicSource + ")";
+  std::string DynamicReason =
+      "dynamic allocations: " + spell(BP.Dynamic).str() +
+      sourceInReason(BP.DynamicSource);
   switch (V.Rule) {
   case PlacementRule::ScopeStack:
     D.Reason = "scope " + D.S.describe() + " requires the stack";
     if (D.Size && *D.Size > BP.MaxStackAlloca) {
       D.Reason += ", although its " + std::to_string(*D.Size) +
-                  " bytes exceed the " + limitText(BP);
+                  " bytes exceed the " + limitInReason(BP);
       reportWarning(F, &AI,
                     "'" + describeValue(AI) + "' (" + std::to_string(*D.Size) +
                         " bytes) stays on the stack because of scope " +
@@ -309,10 +336,11 @@ void FunctionPlanner::decide(AllocaDecision &D) {
                D.S.poolName().str() + "'";
     return;
   case PlacementRule::DynamicSize:
-    D.Reason = "its size is only known at run time; " + DynamicText + PoolNote;
+    D.Reason =
+        "its size is only known at run time; " + DynamicReason + PoolNote;
     return;
   case PlacementRule::DynamicKeep:
-    D.Reason = "its size is only known at run time; " + DynamicText;
+    D.Reason = "its size is only known at run time; " + DynamicReason;
     return;
   case PlacementRule::DynamicReject:
     reportError(F, &AI,
@@ -322,12 +350,12 @@ void FunctionPlanner::decide(AllocaDecision &D) {
                     DynamicText);
     return;
   case PlacementRule::OverLimit:
-    D.Reason = std::to_string(*D.Size) + " bytes exceed the " + limitText(BP) +
-               PoolNote;
+    D.Reason = std::to_string(*D.Size) + " bytes exceed the " +
+               limitInReason(BP) + PoolNote;
     return;
   case PlacementRule::WithinLimit:
     D.Reason =
-        std::to_string(*D.Size) + " bytes are within the " + limitText(BP);
+        std::to_string(*D.Size) + " bytes are within the " + limitInReason(BP);
     return;
   case PlacementRule::CannotMove:
   case PlacementRule::OverBudget:
@@ -363,6 +391,7 @@ bool FunctionPlanner::applyFrameBudget() {
     return true;
   uint64_t Budget = *Policy.FrameBudget;
   std::string BudgetText = budgetText(Policy);
+  std::string BudgetReason = budgetInReason(Policy);
   uint64_t Used = 0;
   SmallVector<AllocaDecision *, 8> Optional;
   bool OK = true;
@@ -399,14 +428,14 @@ bool FunctionPlanner::applyFrameBudget() {
     AllocaDecision *D = Optional[C.Index];
     Used = C.Used;
     if (C.Stays) {
-      D->Reason += "; fits the " + BudgetText;
+      D->Reason += "; fits the " + BudgetReason;
       continue;
     }
     D->Action = AllocaDecision::Demote;
     D->Pool = Policy.Pool;
     D->Rule = PlacementRule::OverBudget;
     D->Reason = std::to_string(*D->Size) + " bytes are within the " +
-                limitText(Policy) + ", but the " + BudgetText +
+                limitInReason(Policy) + ", but the " + BudgetReason +
                 " is spent on " +
                 "allocations that must stay or gain more from the stack (" +
                 std::to_string(Used) + " bytes kept)";

@@ -73,6 +73,13 @@ llvm::Expected<Scope> allocaScope(const llvm::AllocaInst &AI,
 /// "limit 1024 bytes (<source>)" and "frame budget 600 bytes (<source>)".
 std::string limitText(const StackPolicy &P);
 std::string budgetText(const StackPolicy &P);
+/// The same in a remark's reason: the value alone ("limit 1024 bytes"), its
+/// source only under -scope-alloc-remark-sources (the report lists every
+/// setting's source beside the decisions).
+std::string limitInReason(const StackPolicy &P);
+std::string budgetInReason(const StackPolicy &P);
+/// " (<Source>)" under -scope-alloc-remark-sources, else "".
+std::string sourceInReason(const std::string &Source);
 
 /// Bytes of \p F's static allocas that the per-buffer rules keep on the
 /// stack (kept or cannot move): what a frame budget has to hold before any

@@ -54,7 +54,7 @@ StackPolicy targetDefaultPolicy(const Triple &T, unsigned PointerBits) {
     P.Source = "target default for " + Name + " (" + Why + ")";
     P.FrameBudgetSource = P.DynamicSource = P.PoolSource =
         P.StackScopeOverBudgetSource = P.AddressSpaceScopesSource =
-            "built-in default";
+            P.PlanSource = "built-in default";
     return P;
   };
   if (isGPU(T)) {
@@ -103,6 +103,10 @@ static void apply(StackPolicy &P, const PolicyFields &Layer,
   if (Layer.AddressSpaceScopes) {
     P.AddressSpaceScopes = *Layer.AddressSpaceScopes;
     P.AddressSpaceScopesSource = Source;
+  }
+  if (Layer.Plan) {
+    P.Plan = *Layer.Plan;
+    P.PlanSource = Source;
   }
 }
 
@@ -363,6 +367,9 @@ ModulePolicy computeModulePolicy(const Module &M,
   if (File && !Matched && Tag.empty())
     R.Warnings.push_back(noTargetApplies(*File, T));
   if (!Tag.empty()) {
+    // The chosen target's 'functions' replace the matched one's: an entry
+    // written for one target never applies under another's tag.
+    R.FunctionLayers.clear();
     if (const PolicyTarget *PT = File ? File->findTarget(Tag) : nullptr) {
       std::string Source = "target '" + Tag + "' of policy file " + File->Path +
                            " (" + TagOrigin + ")";

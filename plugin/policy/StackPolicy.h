@@ -14,9 +14,9 @@
 //      -scope-alloc-dynamic, -scope-alloc-pool
 //   6. pass parameters: scope-alloc<limit=..;frame-budget=..;dynamic=..;
 //      pool=..> (PolicyOptions.h)
-//   6b. the policy file's 'functions' entry for the function, in the
-//      targets of layers 2 and 3 (scopealloc-bound --suggest-policy writes
-//      them)
+//   6b. the policy file's 'functions' entry for the function, of the
+//      target in force: the tag's (layer 3) when a tag is selected, else the
+//      triple's (layer 2); scopealloc-bound --suggest-policy writes them
 //   7. function attributes "scope-alloc-max-stack-alloca",
 //      "scope-alloc-frame-budget", "scope-alloc-dynamic", "scope-alloc-pool"
 // Layers 1-6 are the same for every function of a module: ModulePolicy holds
@@ -79,6 +79,10 @@ struct StackPolicy {
   /// A stack-scoped allocation that alone exceeds the budget.
   ConflictRule StackScopeOverBudget = ConflictRule::Error;
   std::string StackScopeOverBudgetSource;
+  /// At a whole-program link: frames at fixed offsets where the call graph
+  /// allows (placement/StaticFramePlan.h), else the arena's bump.
+  FramePlan Plan = FramePlan::Runtime;
+  std::string PlanSource;
 };
 
 /// A built-in target tag, for the README and -scope-alloc-target.

@@ -64,9 +64,10 @@ using PoolMap = MapVector<std::string, T, std::map<std::string, unsigned>>;
 
 class FunctionDemoter {
 public:
-  FunctionDemoter(Function &F)
+  FunctionDemoter(Function &F, const StaticFrameAddress *Planned)
       : F(F), DL(F.getParent()->getDataLayout()), RT(*F.getParent()),
-        DIB(*F.getParent(), /*AllowUnresolved=*/false), Canaries(F) {}
+        DIB(*F.getParent(), /*AllowUnresolved=*/false), Canaries(F),
+        PlannedAddress(Planned) {}
 
   FunctionDemotion run(ArrayRef<DemotionRequest> Requests,
                        bool StackSaveMayMoveToArena);
@@ -95,6 +96,9 @@ private:
   std::optional<RuntimeABI::InlineFrame> Inline;
   /// Canaries after the demoted buffers (ssp, sspstrong, sspreq).
   DemotedCanaries Canaries;
+  /// Where the default pool's static frame was planned (plan: static).
+  const StaticFrameAddress *PlannedAddress;
+  std::optional<PoolFrame> Planned;
 };
 
 } // namespace
@@ -212,7 +216,22 @@ void FunctionDemoter::demoteStaticFrame(StringRef Pool,
   PoolFrame *PF;
   // MemorySanitizer needs each frame marked uninitialised, which the inline
   // bump would skip.
-  if (Pool.empty() && InlineFastPath && RuntimeABI::canInlineDefaultPool(F) &&
+  if (Pool.empty() && PlannedAddress) {
+    // A fixed place: the region (this thread's, if it is thread-local)
+    // plus a constant; nothing to mark, bump or release.
+    assert(PlannedAddress->Size == Layout.Size && "planned another layout");
+    IRBuilder<> B(EntryPoint);
+    GlobalVariable *Region = PlannedAddress->Region;
+    Value *Base = Region->isThreadLocal()
+                      ? createThreadLocalAddress(B, Region)
+                      : static_cast<Value *>(Region);
+    Frame = GetElementPtrInst::CreateInBounds(
+        B.getInt8Ty(), Base, {B.getInt64(PlannedAddress->Offset)},
+        "scopealloc.frame.static", EntryPoint);
+    Planned.emplace();
+    PF = &*Planned;
+    PF->Pool = "";
+  } else if (Pool.empty() && InlineFastPath && RuntimeABI::canInlineDefaultPool(F) &&
       !hasResumePoints(F) && !isMSanInstrumented(F)) {
     // Resume points keep the runtime calls: their bookkeeping follows calls.
     hoistStaticAllocas(F.getEntryBlock(), EntryPoint);
@@ -490,6 +509,7 @@ FunctionDemotion FunctionDemoter::run(ArrayRef<DemotionRequest> Requests,
   FunctionDemotion Result;
   for (auto &[Pool, PF] : Pools)
     Result.Pools.push_back(std::move(PF));
+  Result.Planned = std::move(Planned);
   Result.StackSaves = std::move(StackSaves);
   Result.StackRestores = std::move(StackRestores);
   LLVM_DEBUG(dbgs() << "demoted in " << F.getName() << ":\n";
@@ -524,6 +544,13 @@ FunctionDemotion::defaultPoolChanges() const {
 
 void FunctionDemotion::print(raw_ostream &OS) const {
   auto Name = [](StringRef N) { return N.empty() ? "<unnamed>" : N; };
+  if (Planned) {
+    OS << "  static frame of " << Planned->FrameSize << " bytes, align "
+       << Planned->FrameAlign.value() << "\n";
+    for (const DemotedStatic &S : Planned->Statics)
+      OS << "    %" << Name(S.Name) << " at " << S.Offset << ", " << S.Size
+         << " bytes\n";
+  }
   for (const PoolFrame &PF : Pools) {
     OS << "  pool " << (PF.Pool.empty() ? DefaultPoolName : PF.Pool);
     if (PF.Frame)
@@ -548,10 +575,11 @@ void FunctionDemotion::print(raw_ostream &OS) const {
 }
 
 FunctionDemotion demoteAllocas(Function &F, ArrayRef<DemotionRequest> Requests,
-                               bool StackSaveMayMoveToArena) {
+                               bool StackSaveMayMoveToArena,
+                               const StaticFrameAddress *Planned) {
   if (Requests.empty())
     return {};
-  return FunctionDemoter(F).run(Requests, StackSaveMayMoveToArena);
+  return FunctionDemoter(F, Planned).run(Requests, StackSaveMayMoveToArena);
 }
 
 } // namespace scopealloc

@@ -22,6 +22,7 @@
 #ifndef SCOPEALLOC_ALLOCADEMOTION_H
 #define SCOPEALLOC_ALLOCADEMOTION_H
 
+#include "placement/StaticFramePlan.h"
 #include "transform/ResumePoints.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -29,6 +30,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Alignment.h"
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace llvm {
@@ -101,6 +103,10 @@ struct FunctionDemotion {
   /// Each pool the function uses, in the order the marks are taken at entry
   /// (exits release them in reverse).
   llvm::SmallVector<PoolFrame, 2> Pools;
+  /// The default pool's static frame when it is planned (plan: static,
+  /// StaticFramePlan.h): at a fixed offset of a region, with no mark and
+  /// no release; not one of Pools.
+  std::optional<PoolFrame> Planned;
   /// llvm.stacksave and llvm.stackrestore redirected to the default pool:
   /// marks, and releases to their argument.
   llvm::SmallVector<llvm::CallInst *, 2> StackSaves;
@@ -129,10 +135,12 @@ bool namedPoolsFollowStackRestore(const llvm::Function &F);
 /// Rewrites \p Requests (allocas of \p F) and returns what it did.
 /// \p StackSaveMayMoveToArena says whether no dynamic alloca stays on the
 /// machine stack, so stacksave and stackrestore can be redirected to the
-/// default pool.
+/// default pool. With \p Planned, the default pool's static frame is at
+/// that address.
 FunctionDemotion demoteAllocas(llvm::Function &F,
                                llvm::ArrayRef<DemotionRequest> Requests,
-                               bool StackSaveMayMoveToArena);
+                               bool StackSaveMayMoveToArena,
+                               const StaticFrameAddress *Planned = nullptr);
 
 } // namespace scopealloc
 

@@ -165,9 +165,7 @@ private:
   const AllocatorSpec *allocatorOf(const CallInst &CI) const;
   bool checkABI(Candidate &C);
   bool checkPaths(Candidate &C);
-  std::string limitText() const {
-    return "the " + scopealloc::limitText(Policy);
-  }
+  std::string limitText() const { return "the " + limitInReason(Policy); }
 
   Function &F;
   const StackPolicy &Policy;
@@ -310,7 +308,7 @@ void Promoter::applyFrameBudget(MutableArrayRef<bool> Promote) {
     Optional.push_back(I);
     Fitting.push_back({C.Alloc, C.Size});
   }
-  std::string Budget = budgetText(Policy);
+  std::string Budget = budgetInReason(Policy);
   for (const BudgetChoice &Choice :
        chooseWithinBudget(Fitting, Used, *Policy.FrameBudget)) {
     Candidate &C = Candidates[Optional[Choice.Index]];

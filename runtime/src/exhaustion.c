@@ -103,6 +103,32 @@ static void sa_print_partition_failure(const scopealloc_failure *f) {
   sa_print_caller(f->caller);
 }
 
+/* What makes the request fit: the pool's size, where it is set. */
+static void sa_print_remedy(const scopealloc_failure *f) {
+  size_t used = f->capacity - f->available;
+  size_t needed =
+      f->requested > SIZE_MAX - used ? SIZE_MAX : used + f->requested;
+  if (strcmp(f->pool, "workspace") == 0) /* the thread arena */
+    fprintf(stderr,
+            "scopealloc:   the default pool is a per-thread arena of at most "
+            "%zu bytes: raise the cap (SCOPEALLOC_RESERVE=<bytes>, at least "
+            "%zu here), or keep more buffers on the stack "
+            "(-scope-alloc-max-stack-alloca)\n",
+            f->capacity, needed);
+  else if (strncmp(f->pool, "workspace/", 10) == 0) /* a fiber's arena */
+    fprintf(stderr,
+            "scopealloc:   the arena holds at most %zu bytes: create it "
+            "larger (scopealloc_arena_create(<bytes>), at least %zu here; "
+            "SCOPEALLOC_RESERVE for those the runtime creates)\n",
+            f->capacity, needed);
+  else
+    fprintf(stderr,
+            "scopealloc:   define the pool larger: "
+            "SCOPEALLOC_DEFINE_POOL(%s, <bytes>) with at least %zu bytes "
+            "here; scopealloc-bound <program> gives its worst case\n",
+            f->pool, needed);
+}
+
 static void sa_print_failure(const scopealloc_failure *f) {
   if (f->partition) {
     sa_print_partition_failure(f);
@@ -153,7 +179,23 @@ static void sa_print_failure(const scopealloc_failure *f) {
                     "SCOPEALLOC_DEFINE_POOL_SHARED or "
                     "scopealloc_pool_set_partition gives each thread a "
                     "partition of it\n");
+  if (is_exhausted)
+    sa_print_remedy(f);
 }
+#endif
+
+#if SCOPEALLOC_HOSTED
+#define SA_DEFAULT_HANDLER scopealloc_default_exhaustion_handler
+#else
+/* No stderr to print to: the program's own report, if it defines one. The
+ * failure path calls it in the default handler's place, so that it adds no
+ * frame to the stack that bare-metal bounds count for the runtime. */
+__attribute__((weak)) void
+scopealloc_freestanding_failure(const scopealloc_failure *f) {
+  (void)f;
+  __builtin_trap();
+}
+#define SA_DEFAULT_HANDLER scopealloc_freestanding_failure
 #endif
 
 void scopealloc_default_exhaustion_handler(const scopealloc_failure *f) {
@@ -161,6 +203,9 @@ void scopealloc_default_exhaustion_handler(const scopealloc_failure *f) {
   sa_print_failure(f);
   abort();
 #else
+  /* A trap, with no frame: a call to the hook here would add one to every
+   * bound of a program that installs a handler. Without one, sa_report
+   * calls the hook itself. */
   (void)f;
   __builtin_trap();
 #endif
@@ -179,7 +224,7 @@ scopealloc_set_exhaustion_handler(scopealloc_exhaustion_handler handler) {
 
 void sa_report(const scopealloc_failure *f) {
   scopealloc_exhaustion_handler h = SA_LOAD(&sa_handler);
-  (h ? h : scopealloc_default_exhaustion_handler)(f);
+  (h ? h : SA_DEFAULT_HANDLER)(f);
   /* The generated code has no way to continue without the memory. */
 #if SCOPEALLOC_HOSTED
   fprintf(stderr,

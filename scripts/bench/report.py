@@ -16,6 +16,7 @@ import subprocess
 # 5), and for the inline frame also as a ratio to SafeStack's (issue 15).
 FRAME_TARGET = 1.30  # demoted frame (inline fast path) vs stack frame
 FRAME_SAFESTACK_TARGET = 1.02  # the same frame vs SafeStack's
+PLANNED_TARGET = 1.05  # planned frame (plan: static) vs stack frame
 SPEEDTEST_TARGETS = {"default": 1.01, "limit0": 1.02}  # vs plain clang
 COMPILE_TARGET = 1.02  # sqlite3.c at -O2 with the plugin vs without
 
@@ -27,6 +28,8 @@ MICRO_VARIANTS = [
     ("safestack", "SafeStack (-fsanitize=safe-stack)", None, None),
     ("demoted_inline", "demoted, inline fast path", FRAME_TARGET, "safestack"),
     ("demoted_call", "demoted, runtime calls", None, "safestack"),
+    ("planned", "planned (plan: static, thread-local region)", PLANNED_TARGET,
+     "safestack"),
     ("malloc", "malloc/free", None, None),
     ("shared_stack", "PIC .so: stack buffer", None, None),
     ("shared_safestack", "PIC .so: SafeStack", None, None),
@@ -42,6 +45,9 @@ SPEEDTEST_VARIANTS = [
      "safestack"),
     ("limit0", "scopealloc-clang, limit 0", SPEEDTEST_TARGETS["limit0"],
      "safestack"),
+    ("limit0-lto", "scopealloc-clang, limit 0, -flto", None, "safestack"),
+    ("limit0-planned", "scopealloc-clang, limit 0, -flto, plan: static",
+     None, "safestack"),
 ]
 COMPILE_VARIANTS = [
     ("plain", "clang -O2", None, None),
@@ -232,6 +238,10 @@ def main():
                           f"allocations), {stats['default']['peak_bytes']} "
                           f"bytes at the default policy "
                           f"({stats['default']['allocs']} allocations)")
+            if "planned" in stats:
+                p = stats["planned"]
+                s["note"] += (f"; plan: static planned {p['frames']} of "
+                              f"{p['frames'] + p['kept']} demoted frames")
         sections.append(s)
     compile_raw = load(os.path.join(args.dir, "compile.json"))
     if compile_raw:

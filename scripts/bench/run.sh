@@ -10,6 +10,7 @@
 #   --speedtest  SQLite's speedtest1 (Debian source package sqlite3) built
 #                with plain clang -O2, clang -O2 -fsanitize=safe-stack,
 #                scopealloc-clang -O2 at the default policy and at limit 0,
+#                and at limit 0 under full LTO (the bump; plan: static),
 #                run in interleaved rounds;
 #   --compile    compile time of the SQLite amalgamation at -O2 without and
 #                with the plugin (default policy, limit 0).
@@ -102,9 +103,11 @@ if wants speedtest; then
   sqlite_sources
   st=$out/speedtest
   mkdir -p "$st"
-  # speedtest1 as upstream's Makefile builds it (ST_OPT), four ways; make
-  # rebuilds a variant when the compiler, plugin or runtime changed.
-  st_variants="plain safestack default limit0"
+  # speedtest1 as upstream's Makefile builds it (ST_OPT), six ways; make
+  # rebuilds a variant when the compiler, plugin or runtime changed. The
+  # last two at limit 0 under full LTO: the arena's bump, and plan: static
+  # (docs/static-planning.md), whose link remarks count the planned frames.
+  st_variants="plain safestack default limit0 limit0-lto limit0-planned"
   {
     echo "all: $(printf '%s/speedtest1 ' $st_variants)"
     for v in $st_variants; do
@@ -113,16 +116,22 @@ if wants speedtest; then
         safestack) cc=$clang flags=-fsanitize=safe-stack ;;
         default) cc=$prefix/bin/scopealloc-clang flags= ;;
         limit0) cc=$prefix/bin/scopealloc-clang flags=$limit0 ;;
+        limit0-lto) cc=$prefix/bin/scopealloc-clang flags="$limit0 -flto" ;;
+        limit0-planned) cc=$prefix/bin/scopealloc-clang
+          flags="$limit0 -flto -mllvm -scope-alloc-plan=static" ;;
       esac
+      remarks=
+      [ $v != limit0-planned ] ||
+        remarks="-Rpass=scope-alloc -Rpass-missed=scope-alloc 2> \$@.remarks"
       deps="$cc"
       [ $cc = "$clang" ] || deps="$deps $plugin $prefix/lib/libscopealloc_rt.a $prefix/lib/libscopealloc_rt.so"
       echo "$v/%.o $v/speedtest1: FLAGS := -O2 -DSQLITE_OS_KV_OPTIONAL $flags"
       echo "$v/sqlite3.o: $amalg/sqlite3.c $deps ; @mkdir -p $v && $cc \$(FLAGS) -I$amalg -c \$< -o \$@"
       echo "$v/speedtest1.o: $src/test/speedtest1.c $deps ; @mkdir -p $v && $cc \$(FLAGS) -I$amalg -c \$< -o \$@"
-      echo "$v/speedtest1: $v/sqlite3.o $v/speedtest1.o ; $cc \$(FLAGS) -o \$@ \$^ -lm -lpthread -ldl"
+      echo "$v/speedtest1: $v/sqlite3.o $v/speedtest1.o ; $cc \$(FLAGS) -o \$@ \$^ -lm -lpthread -ldl $remarks"
     done
   } > "$st/Makefile"
-  log "speedtest: building speedtest1 (plain, SafeStack, default policy, limit 0)"
+  log "speedtest: building speedtest1 (plain, SafeStack, default policy, limit 0; limit 0 under full LTO with the bump and planned)"
   make -C "$st" -j"$(nproc)" -s >&2
   # The peer must really be SafeStack: its runtime linked (grep without -q:
   # an early exit would fail llvm-nm, and the pipeline, with SIGPIPE).
@@ -137,8 +146,12 @@ if wants speedtest; then
   read -r d_peak d_allocs _ d_fails < <(rw_stats "$st/default/stats.log")
   read -r l_peak l_allocs _ l_fails < <(rw_stats "$st/limit0/stats.log")
   [ "${l_allocs:-0}" -gt 0 ] || rw_die "speedtest1 at limit 0 never used the workspace (plugin not applied?)"
-  printf '{"default": {"peak_bytes": %d, "allocs": %d, "failures": %d}, "limit0": {"peak_bytes": %d, "allocs": %d, "failures": %d}}\n' \
-    "$d_peak" "$d_allocs" "$d_fails" "$l_peak" "$l_allocs" "$l_fails" > "$out/speedtest-stats.json"
+  # plan: static: the frames the link planned, of those it was asked to.
+  planned=$(grep -c 'static region of' "$st/limit0-planned/speedtest1.remarks" || true)
+  kept=$(grep -c 'stays on the run-time arena (plan static)' "$st/limit0-planned/speedtest1.remarks" || true)
+  printf '{"default": {"peak_bytes": %d, "allocs": %d, "failures": %d}, "limit0": {"peak_bytes": %d, "allocs": %d, "failures": %d}, "planned": {"frames": %d, "kept": %d}}\n' \
+    "$d_peak" "$d_allocs" "$d_fails" "$l_peak" "$l_allocs" "$l_fails" "${planned:-0}" "${kept:-0}" > "$out/speedtest-stats.json"
+  log "speedtest: plan static planned $planned demoted frames, $kept keep the bump"
   log "speedtest: workspace peak $l_peak bytes at limit 0 ($l_allocs allocations), $d_peak bytes at the default policy ($d_allocs)"
 
   log "speedtest: speedtest1 --memdb --size $st_size, $st_rounds interleaved rounds after one warm-up round"
@@ -148,7 +161,9 @@ if wants speedtest; then
     "plain=$st/plain/speedtest1 $args" \
     "safestack=$st/safestack/speedtest1 $args" \
     "default=$st/default/speedtest1 $args" \
-    "limit0=$st/limit0/speedtest1 $args"
+    "limit0=$st/limit0/speedtest1 $args" \
+    "limit0-lto=$st/limit0-lto/speedtest1 $args" \
+    "limit0-planned=$st/limit0-planned/speedtest1 $args"
 fi
 
 if wants compile; then

@@ -145,6 +145,8 @@ rw_fresh_tree() {
 #   limit0+asan    the same with AddressSanitizer
 #   limit0+lto     the same with full LTO (-flto): the pass runs in lld
 #   limit0+thinlto the same with ThinLTO (-flto=thin)
+#   limit0+planned full LTO with plan: static: the link puts the frames it
+#                  can at fixed offsets (docs/static-planning.md)
 #   default        scopealloc-clang -O2 at the default policy (bounds.sh)
 #   gcc12          gcc-12 -O2 -fstack-usage -fcallgraph-info=su: GCC's own
 #                  frame sizes and call graph, per object (bounds.sh)
@@ -164,6 +166,7 @@ rw_cflags() {
     limit0+asan) echo "-O2 $RW_ASAN" ;;
     limit0+lto) echo "-O2 -flto" ;;
     limit0+thinlto) echo "-O2 -flto=thin" ;;
+    limit0+planned) echo "-O2 -flto" ;;
     *) rw_die "unknown build $1" ;;
   esac
 }
@@ -172,6 +175,7 @@ rw_cflags() {
 rw_scopealloc_flags() {
   case $1 in
     plain|default|gcc12) echo "" ;;
+    limit0+planned) echo "$RW_LIMIT0 -mllvm -scope-alloc-plan=static" ;;
     *) echo "$RW_LIMIT0" ;;
   esac
 }
@@ -180,7 +184,7 @@ rw_dirname() { echo "${1//+/-}"; }
 # only llvm-ar indexes.
 rw_ar() {
   case $1 in
-    *lto) echo "$(dirname "$RW_CLANG")/llvm-ar" ;;
+    *lto|*planned) echo "$(dirname "$RW_CLANG")/llvm-ar" ;;
     *) echo ar ;;
   esac
 }
@@ -190,7 +194,8 @@ rw_builds() {
   local build builds=
   for build in $RW_BUILDS; do
     case $build in
-      limit0+lto) case " ${rw_lto:-} " in *" full "*) ;; *) continue ;; esac ;;
+      limit0+lto|limit0+planned)
+        case " ${rw_lto:-} " in *" full "*) ;; *) continue ;; esac ;;
       limit0+thinlto) case " ${rw_lto:-} " in *" thin "*) ;; *) continue ;; esac ;;
     esac
     builds="$builds $build"
@@ -276,6 +281,23 @@ rw_need_allocs() {
     rw_log "no workspace allocation in a limit-0 build (plugin not applied?)"
     return 1
   fi
+}
+
+# rw_need_plan LOG PROGRAM...: each program of a plan: static build holds
+# the region the link planned for main (scopealloc.plan.main), whose size
+# goes to LOG. Its frames need no workspace: the run may allocate nothing.
+rw_need_plan() {
+  local log=$1 p size
+  shift
+  for p in "$@"; do
+    size=$("$(dirname "$RW_CLANG")/llvm-nm" -S "$p" |
+      awk '$4 == "scopealloc.plan.main" { print $2 }')
+    if [ -z "$size" ]; then
+      rw_log "$p: no scopealloc.plan.main (nothing planned?)"
+      return 1
+    fi
+    echo "plan: $p: main's region $((16#$size)) bytes" >> "$log"
+  done
 }
 
 # Builds and checks every build in $RW_BUILDS with the program's own

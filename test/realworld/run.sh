@@ -21,7 +21,8 @@
 # (scopealloc-clang -O2 -mllvm -scope-alloc-max-stack-alloca=0) and
 # limit0+asan (the same with -fsanitize=address), limit0+lto and
 # limit0+thinlto (the same with -flto / -flto=thin: the pass runs in lld at
-# the link; zlib both, sqlite ThinLTO only); libpng only limit0, a
+# the link; zlib both, sqlite ThinLTO only), limit0+planned (zlib: full LTO
+# with plan: static); libpng only limit0, a
 # shared library with its version script (see libpng.sh); libsodium and
 # zstd only limit0, with their own build systems, assembly and checks. The checks of the limit-0
 # builds run with SCOPEALLOC_STATS=1; the table reports the largest workspace
@@ -67,7 +68,7 @@ export RW_ROOT=$root RW_PREFIX=$prefix RW_WORK=$work RW_JOBS=$jobs
 export RW_RUN_ID="$$-$(date +%s)"
 export RW_BUILDS="plain limit0"
 [ "$asan" = 1 ] && RW_BUILDS="$RW_BUILDS limit0+asan"
-[ "$lto" = 1 ] && RW_BUILDS="$RW_BUILDS limit0+lto limit0+thinlto"
+[ "$lto" = 1 ] && RW_BUILDS="$RW_BUILDS limit0+lto limit0+thinlto limit0+planned"
 . "$here/common.sh"
 
 # One run at a time per work directory.

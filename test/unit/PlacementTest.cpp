@@ -100,6 +100,10 @@ TEST(PlacementRules, Texts) {
   P.FrameBudgetSource = "command line";
   EXPECT_EQ(limitText(P), "limit 64 bytes (test)");
   EXPECT_EQ(budgetText(P), "frame budget 600 bytes (command line)");
+  // Reasons (remarks, the report) cite the values alone by default.
+  EXPECT_EQ(limitInReason(P), "limit 64 bytes");
+  EXPECT_EQ(budgetInReason(P), "frame budget 600 bytes");
+  EXPECT_EQ(sourceInReason("test"), "");
 }
 
 static constexpr const char *IR = R"IR(
@@ -179,7 +183,7 @@ TEST_F(Planned, EveryRuleInOneFunction) {
             "it escapes through llvm.localescape");
   EXPECT_EQ(decision(Planner, "vla").Rule, PlacementRule::DynamicSize);
   EXPECT_EQ(decision(Planner, "big").Reason,
-            "100 bytes exceed the limit 64 bytes (test)");
+            "100 bytes exceed the limit 64 bytes");
   // Every dynamic alloca moves: stackrestore can follow the arena.
   EXPECT_TRUE(Planner.stackSaveMayMoveToArena());
 }
@@ -199,8 +203,8 @@ TEST_F(Planned, FrameBudget) {
   EXPECT_EQ(Small.Action, AllocaDecision::Demote);
   EXPECT_EQ(Small.Rule, PlacementRule::OverBudget);
   EXPECT_EQ(Small.Reason,
-            "16 bytes are within the limit 64 bytes (test), but the frame "
-            "budget 240 bytes (test budget) is spent on allocations that must "
+            "16 bytes are within the limit 64 bytes, but the frame "
+            "budget 240 bytes is spent on allocations that must "
             "stay or gain more from the stack (236 bytes kept)");
 }
 

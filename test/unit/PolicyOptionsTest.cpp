@@ -121,12 +121,12 @@ TEST(PassParameters, ErrorsNameParameterAndPass) {
   EXPECT_EQ(message(parsePolicyParameters("limt=0", "scope-alloc")),
             "invalid parameter 'limt=0' of pass scope-alloc: unknown "
             "parameter 'limt' (expected limit, frame-budget, dynamic, pool, "
-            "stack-scope-over-budget, address-space-scopes, target or "
+            "stack-scope-over-budget, address-space-scopes, plan, target or "
             "policy) (did you mean 'limit'?)");
   EXPECT_EQ(message(parsePolicyParameters("limit=0;budget", "scope-alloc")),
             "invalid parameter 'budget' of pass scope-alloc: expected "
             "<name>=<value> (limit, frame-budget, dynamic, pool, "
-            "stack-scope-over-budget, address-space-scopes, target or "
+            "stack-scope-over-budget, address-space-scopes, plan, target or "
             "policy)");
   EXPECT_EQ(
       message(parsePolicyParameters("frame-budget=x", "scope-alloc-promote")),

@@ -43,6 +43,8 @@ Sample sample(const SettingInfo &S) {
     return {"keep", "keep"};
   case SettingValue::Conflict:
     return {"warn", "warn"};
+  case SettingValue::Plan:
+    return {"static", "static"};
   case SettingValue::Pool:
     return {"sram", "sram"};
   case SettingValue::SpaceScopes:
@@ -188,6 +190,7 @@ TEST(PolicySettings, ModuleFlagsAndFunctionAttributes) {
           : S.Id == PolicySetting::FrameBudget  ? P->FrameBudgetSource
           : S.Id == PolicySetting::Dynamic      ? P->DynamicSource
           : S.Id == PolicySetting::Pool         ? P->PoolSource
+          : S.Id == PolicySetting::Plan         ? P->PlanSource
           : S.Id == PolicySetting::Target
               ? P->Source // the tag's fields are the built-in 'hosted'
               : "";

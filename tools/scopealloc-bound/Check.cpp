@@ -114,6 +114,10 @@ private:
                ? "its buffer " + It->second.From + " in the image"
                : "the memory " + It->second.From + " spans in the image"});
     for (const Limit &L : Limits) {
+      // With no bound declared, only a pool buffer that a bounded use
+      // overruns is an error: an unbounded use may still fit it.
+      if (!R->Bounded && !declaresBound(S))
+        continue;
       if (!R->Bounded) {
         error() << "pool " << Pool << " is " << L.Bytes << " bytes (" << L.From
                 << "), but its use is unbounded, from entry " << entryName(*E)

@@ -5,7 +5,9 @@
 // (the largest over the entry points) against its size: the policy's
 // 'pool-sizes' and the pool's buffer in the image. Each violation is one
 // error naming the entry or pool, the bound, where it was declared, and the
-// critical chain; an unbounded result under a bound names its causes.
+// critical chain; an unbounded result under a bound names its causes. With
+// no bound declared, only the image's pool buffers that a bounded worst case
+// overruns are errors.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCOPEALLOC_BOUND_CHECK_H

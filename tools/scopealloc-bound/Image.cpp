@@ -23,12 +23,6 @@ using namespace llvm::object;
 namespace scopealloc {
 namespace bound {
 
-bool Image::isARM() const { return EMachine == ELF::EM_ARM; }
-
-uint64_t Image::normalize(uint64_t Address) const {
-  return isARM() ? Address & ~uint64_t(1) : Address;
-}
-
 namespace {
 
 /// Sections named like an interrupt vector table.
@@ -340,8 +334,8 @@ private:
   /// __scopealloc_pool_<name> (zero in a position-independent image, where
   /// relocations fill them in: then unknown).
   Error readPools() {
-    static constexpr StringRef BufferPrefix = "scopealloc_buffer_";
-    static constexpr StringRef PoolPrefix = "__scopealloc_pool_";
+    static constexpr StringRef BufferPrefix = SCOPEALLOC_POOL_BUFFER_PREFIX;
+    static constexpr StringRef PoolPrefix = SCOPEALLOC_POOL_SYMBOL_PREFIX;
     std::optional<unsigned> SymTab = firstOfType(ELF::SHT_SYMTAB);
     if (!SymTab)
       return Error::success();

@@ -24,44 +24,6 @@ static std::string stepName(const CallGraph &G, const ChainStep &St) {
 /// A function as people read it: C++ names demangled.
 static std::string readable(const std::string &Name) { return demangle(Name); }
 
-std::string causeText(const CallGraph &G, const Cause &C) {
-  auto Name = [&](unsigned N) { return readable(G.Nodes[N].Name); };
-  auto Raw = [&](unsigned N) { return G.Nodes[N].Name; };
-  auto AtLine = [&](unsigned Line) {
-    return Line ? ", line " + std::to_string(Line) : std::string();
-  };
-  switch (C.Kind) {
-  case Cause::Recursion: {
-    std::string S = "recursion: ";
-    for (unsigned M : C.Cycle)
-      S += Name(M) + " -> ";
-    return S + Name(C.Cycle.front()) +
-           " (declare a depth: --recursion-bound=" + Raw(C.Cycle.front()) +
-           "=<frames>)";
-  }
-  case Cause::IndirectCall:
-    return "indirect call with no known target in " + Name(C.Node) + " (type " +
-           C.Detail + "; no address-taken function has it)";
-  case Cause::DynamicStack:
-    return "dynamic allocation left on the stack in " + Name(C.Node) + ": " +
-           C.Detail + AtLine(C.Line);
-  case Cause::DynamicPool:
-    return "dynamic allocation in pool " + C.Pool + " in " + Name(C.Node) +
-           ": " + C.Detail + AtLine(C.Line);
-  case Cause::NoFacts:
-    return "call into code without facts: " + Name(C.Node) +
-           (C.Caller != ~0u ? " (called from " + Name(C.Caller) + "; " : " (") +
-           C.Detail + "; give its size with --assume=" + Raw(C.Node) +
-           "=<bytes>)";
-  case Cause::NoFrameSize:
-    return "no machine frame size for " + Name(C.Node) + " (" + C.Detail + ")";
-  case Cause::Overflow:
-    return "worst case past 2^64 - 1 bytes in " + Name(C.Node) + ": " +
-           C.Detail;
-  }
-  return "";
-}
-
 static void printChain(raw_ostream &OS, const CallGraph &G,
                        const ResourceBound &R, bool Stack) {
   OS << "  " << (Stack ? "stack" : "pool " + R.Name) << ": ";

@@ -34,8 +34,6 @@ void dumpFacts(llvm::raw_ostream &OS, const Image &Img);
 /// line per step), for --check's messages.
 void printChainRows(llvm::raw_ostream &OS, const CallGraph &G,
                     const ResourceBound &R, bool Stack);
-/// One cause of an unbounded result, as a sentence.
-std::string causeText(const CallGraph &G, const Cause &C);
 
 } // namespace bound
 } // namespace scopealloc

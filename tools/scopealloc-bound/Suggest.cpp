@@ -4,6 +4,7 @@
 #include "FactsFormat.h"
 #include "LLVMCompat.h"
 #include "PolicyFile.h"
+#include "TargetStack.h"
 #include "scopealloc/abi_constants.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -14,6 +15,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <set>
 
 using namespace llvm;
@@ -195,13 +197,52 @@ private:
       llvm::sort(W.Pools);
     }
     bool Default = Pool == "workspace";
+    // runtimeNode may add nodes (Nd dangles): W.Nodes[I] from here on.
     for (const char *Fn :
          {Default ? SCOPEALLOC_SYM_MARK : SCOPEALLOC_SYM_POOL_MARK,
           Default ? SCOPEALLOC_SYM_ALLOC : SCOPEALLOC_SYM_POOL_ALLOC,
           Default ? SCOPEALLOC_SYM_RELEASE : SCOPEALLOC_SYM_POOL_RELEASE})
-      if (auto It = ByName.find(Fn);
-          It != ByName.end() && !is_contained(Nd.Callees, It->second))
-        Nd.Callees.push_back(It->second);
+      if (std::optional<unsigned> R = runtimeNode(Fn);
+          R && !is_contained(W.Nodes[I].Callees, *R))
+        W.Nodes[I].Callees.push_back(*R);
+  }
+
+  /// The node of runtime function \p Fn. One that the image does not hold
+  /// gets a node with the runtime's stack: its slow path then runs below the
+  /// moved buffer's function, and an estimate without it would promise
+  /// bounds the rebuild misses. A hosted image (the shared runtime, or a
+  /// static one with the C library) counts the assumed stack of the hosted
+  /// runtime (16 KiB: it reports exhaustion through stdio), a bare-metal
+  /// one the freestanding runtime's measured stack.
+  std::optional<unsigned> runtimeNode(StringRef Fn) {
+    if (auto It = ByName.find(Fn.str()); It != ByName.end())
+      return It->second;
+    Node N;
+    N.Name = Fn.str();
+    if (Img.Dynamic || Img.AllFunctions.count("__libc_start_main")) {
+      auto A = S.Assumed.find(Fn);
+      if (A == S.Assumed.end()) {
+        Unaccounted.insert(Fn.str());
+        return std::nullopt;
+      }
+      N.Assumed = A->second;
+      N.AssumedFrom = S.AssumedFrom.lookup(Fn);
+    } else {
+      N.Assumed =
+          targetStack(archOfELFMachine(Img.EMachine, Img.AddressSize == 8),
+                      Img.AddressSize)
+              .FreestandingRuntime;
+      N.AssumedFrom = "the freestanding runtime's stack";
+    }
+    W.Nodes.push_back(std::move(N));
+    for (auto *V : {&Kept, &Movable, &Taken})
+      V->push_back(0);
+    Sizes.emplace_back();
+    Next.push_back(0);
+    unsigned I = W.Nodes.size() - 1;
+    ByName[Fn.str()] = I;
+    Assumed[Fn.str()] = *W.Nodes[I].Assumed;
+    return I;
   }
 
   /// Lowers frames until every declared stack bound holds by the estimate.
@@ -286,6 +327,16 @@ private:
             !Origin.count(St.Node))
           Origin[St.Node] = Entry;
     }
+    // What the estimate assumed of the runtime, or could not count.
+    for (const auto &[Fn, Bytes] : Assumed)
+      OS << "  counted " << Fn << " (not in the image: the runtime's slow "
+         << "path, " << Bytes << " bytes) below each function that now "
+         << "takes pool memory\n";
+    for (const std::string &Fn : Unaccounted)
+      WithColor::warning(OS, "scopealloc-bound")
+          << Img.Path << ": " << Fn << " is not in the image and has no "
+          << "assumed stack (--assume=" << Fn << "=<bytes>): the estimate "
+          << "leaves out the runtime's slow path below the moved buffers\n";
     return OK;
   }
 
@@ -351,6 +402,10 @@ private:
   std::map<std::string, unsigned> ByName;
   std::vector<unsigned> Fitted;        ///< entries that were over
   std::map<unsigned, unsigned> Origin; ///< function -> entry it helps
+  /// Runtime functions outside the image: counted with their assumed
+  /// stack, or (no assumption) left out.
+  std::map<std::string, uint64_t> Assumed;
+  std::set<std::string> Unaccounted;
 };
 
 } // namespace

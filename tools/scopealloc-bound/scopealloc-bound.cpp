@@ -14,6 +14,7 @@
 #include "Check.h"
 #include "Image.h"
 #include "Output.h"
+#include "PolicyUse.h"
 #include "Suggest.h"
 
 #include "llvm/BinaryFormat/ELF.h"
@@ -97,8 +98,9 @@ static cl::opt<bool> Check(
     "check",
     cl::desc("Print nothing but the bounds that do not hold (a stack over "
              "its bound, a pool smaller than its worst case, an unbounded "
-             "result under a bound) and exit 1 if any; with --policy, do "
-             "nothing when the policy declares no bound"),
+             "result under a bound) and exit 1 if any, and warn about "
+             "--policy entries that match nothing; with no bound declared, "
+             "check only the image's pool buffers"),
     cl::cat(Category));
 static cl::opt<bool>
     WarnOnly("warn-only",
@@ -134,13 +136,14 @@ int main(int Argc, char **Argv) {
       "scopealloc-bound: worst-case stack and pool use per entry point of a "
       "program linked from objects built through ScopeAlloc\n");
 
-  // The policy first: a --check it declares nothing for reads no image.
+  // The policy first: a --check it declares nothing for holds only the
+  // pool buffers of an image it can read (the wrappers run it on every link
+  // of an image that defines a pool).
   Settings S;
   if (!Policy.empty())
     if (Error E = readPolicy(Policy, TargetTag, TargetTriple, S))
       return fail(toString(std::move(E)));
-  if (Check && !Policy.empty() && !declaresBound(S) && SuggestPolicy.empty())
-    return 0;
+  bool BuffersOnly = Check && !declaresBound(S) && SuggestPolicy.empty();
   if (!SuggestPolicy.empty() && Policy.empty())
     return fail("--suggest-policy needs --policy: the file it extends");
   if (!SuggestPolicy.empty() && !S.SuggestTarget)
@@ -148,8 +151,14 @@ int main(int Argc, char **Argv) {
                 S.SuggestTargetWhy);
 
   Expected<Image> Img = loadImage(Input);
+  if (!Img && BuffersOnly) {
+    consumeError(Img.takeError());
+    return 0;
+  }
   if (!Img)
     return fail(Input + ": " + toString(Img.takeError()));
+  if (BuffersOnly && Policy.empty() && (Img->Pools.empty() || Img->Relocatable))
+    return 0;
   if (DumpFacts) {
     dumpFacts(outs(), *Img);
     return 0;
@@ -192,23 +201,29 @@ int main(int Argc, char **Argv) {
   if (!SuggestPolicy.empty())
     return suggestPolicy(outs(), SuggestPolicy, *Img, G, S) ? 0 : 1;
   if (Check) {
+    warnUnmatchedPolicyEntries(errs(), *Img, S);
     CheckResult R = checkBounds(errs(), *Img, G, S, B, WarnOnly);
     if (!R.Violations || WarnOnly)
       return 0;
-    if (R.StackOver && !Policy.empty())
-      WithColor::note(errs(), "scopealloc-bound")
-          << "scopealloc-bound --policy=" << Policy
-          << (TargetTag.empty() ? "" : " --target=" + TargetTag)
-          << (TargetTriple.empty() ? "" : " --triple=" + TargetTriple)
-          << " --suggest-policy=<new policy> " << Input
-          << " writes per-function frame budgets that make the stack bounds "
-             "hold on a rebuild\n";
+    // The suggestion reads the image: after a deletion it says how to get
+    // one back first, rather than name a file that is gone.
     if (DeleteOnFailure) {
       if (std::error_code EC = sys::fs::remove(Input))
         return fail("cannot delete '" + Input + "': " + EC.message());
       WithColor::note(errs(), "scopealloc-bound")
           << "deleted " << Input << " (--delete-on-failure)\n";
     }
+    if (R.StackOver && !Policy.empty())
+      WithColor::note(errs(), "scopealloc-bound")
+          << (DeleteOnFailure ? "relink keeping the image "
+                                "(SCOPEALLOC_BOUND_CHECK=warn), then "
+                              : "")
+          << "scopealloc-bound --policy=" << Policy
+          << (TargetTag.empty() ? "" : " --target=" + TargetTag)
+          << (TargetTriple.empty() ? "" : " --triple=" + TargetTriple)
+          << " --suggest-policy=<new policy> " << Input
+          << " writes per-function frame budgets that make the stack bounds "
+             "hold on a rebuild\n";
     return 1;
   }
   if (JSON)

@@ -3,9 +3,10 @@
 // A link whose flags name a policy file (-scope-alloc-policy=<file>) is
 // checked against the bounds the policy declares for the link's target
 // ('stack-bound', 'entries', 'pool-sizes' of -scope-alloc-target=<tag>'s
-// target, else of the one whose triples match): scopealloc-bound --check
-// runs on the link's output and, when a bound does not hold, prints the
-// chain and deletes the image. -shared and -r links are not checked: their
+// target, else of the one whose triples match), and every link whose image
+// defines a pool against the pool's buffer: scopealloc-bound --check runs
+// on the link's output and, when a bound does not hold, prints the chain
+// and deletes the image. -shared and -r links are not checked: their
 // callers own the stack.
 //   SCOPEALLOC_BOUND_CHECK=warn  report the violations, keep the image
 //   SCOPEALLOC_BOUND_CHECK=off   no check
@@ -16,8 +17,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "ScopeAllocClang.h"
+#include "scopealloc/abi_constants.h"
 #include "clang/Driver/Job.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -28,6 +31,7 @@
 
 using namespace clang::driver;
 using namespace llvm;
+using namespace llvm::object;
 
 namespace scopealloc {
 
@@ -39,28 +43,58 @@ std::string boundCheckMode() {
   return Mode;
 }
 
-std::optional<std::vector<std::string>>
-boundCommand(const Settings &S, Compilation &C, const Command &Link) {
+std::optional<BoundCheck> boundCommand(const Settings &S, Compilation &C,
+                                       const Command &Link) {
   std::string Mode = boundCheckMode();
+  if (Mode == "off" || isSharedLink(Link) || isRelocatableLink(Link))
+    return std::nullopt;
+  BoundCheck Check;
+  std::vector<std::string> &Cmd = Check.Command;
+  Cmd = {S.Prefix + "/bin/scopealloc-bound", "--check"};
   std::vector<std::string> Policies = optionValues(S.Argv, "policy");
   // A policy the link cannot read here was the compile steps' to report.
-  if (Mode == "off" || Policies.empty() ||
-      !sys::fs::is_regular_file(Policies.back()) || isSharedLink(Link) ||
-      isRelocatableLink(Link))
-    return std::nullopt;
-  std::vector<std::string> Cmd{S.Prefix + "/bin/scopealloc-bound", "--check",
-                               "--policy=" + Policies.back()};
+  if (!Policies.empty() && sys::fs::is_regular_file(Policies.back()))
+    Cmd.push_back("--policy=" + Policies.back());
+  else
+    Check.OnlyIfPools = true;
   std::vector<std::string> Tags = optionValues(S.Argv, "target");
-  if (!Tags.empty())
+  if (!Tags.empty() && !Check.OnlyIfPools)
     Cmd.push_back("--target=" + Tags.back());
   // The triple the pass saw, to pick the target whose triples match.
-  TargetInfo T = probeTarget(S, C.getArgs());
-  if (!T.Triple.empty())
-    Cmd.push_back("--triple=" + T.Triple);
+  if (!Check.OnlyIfPools)
+    if (TargetInfo T = probeTarget(S, C.getArgs()); !T.Triple.empty())
+      Cmd.push_back("--triple=" + T.Triple);
   Cmd.push_back(Mode == "warn" ? "--warn-only" : "--delete-on-failure");
   const std::vector<std::string> &Outputs = Link.getOutputFilenames();
-  Cmd.push_back(Outputs.empty() ? "a.out" : Outputs.front());
-  return Cmd;
+  Check.Image = Outputs.empty() ? "a.out" : Outputs.front();
+  Cmd.push_back(Check.Image);
+  return Check;
+}
+
+bool definesPool(StringRef Image) {
+  Expected<OwningBinary<ObjectFile>> Obj = ObjectFile::createObjectFile(Image);
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return false;
+  }
+  for (const SymbolRef &Sym : Obj->getBinary()->symbols()) {
+    Expected<StringRef> Name = Sym.getName();
+    Expected<uint32_t> Flags = Sym.getFlags();
+    Expected<SymbolRef::Type> Type = Sym.getType();
+    if (!Name || !Flags || !Type) {
+      consumeError(Name.takeError());
+      consumeError(Flags.takeError());
+      consumeError(Type.takeError());
+      continue;
+    }
+    // The runtime's __scopealloc_pool_mark... are functions, not pools.
+    if (!(*Flags & SymbolRef::SF_Undefined) &&
+        *Type != SymbolRef::ST_Function &&
+        (Name->starts_with(SCOPEALLOC_POOL_SYMBOL_PREFIX) ||
+         Name->starts_with(SCOPEALLOC_POOL_BUFFER_PREFIX)))
+      return true;
+  }
+  return false;
 }
 
 // Names a file by what changes when it is rebuilt or replaced.

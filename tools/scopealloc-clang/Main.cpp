@@ -104,7 +104,9 @@ int main(int Argc, const char **Argv) {
   rewriteJobs(S, O, C);
 
   bool PrintOnly = C.getArgs().hasArg(options::OPT__HASH_HASH_HASH);
-  std::vector<std::vector<std::string>> Checks;
+  if (!PrintOnly)
+    explainLinkErrors(S, C);
+  std::vector<BoundCheck> Checks;
   for (const Command &Job : C.getJobs())
     if (Job.getCreator().isLinkJob() && !PrintOnly)
       if (auto Check = boundCommand(S, C, Job))
@@ -128,8 +130,9 @@ int main(int Argc, const char **Argv) {
            << " pass plugin " << S.Plugin << ")\n";
   if (!Marker.empty())
     appendLine(C, Marker);
-  for (const std::vector<std::string> &Check : Checks)
-    if (int Status = run(Check))
-      return Status;
+  for (const BoundCheck &Check : Checks)
+    if (!Check.OnlyIfPools || definesPool(Check.Image))
+      if (int Status = run(Check.Command))
+        return Status;
   return 0;
 }

@@ -8,6 +8,7 @@
 //   Jobs.cpp       building a Compilation, and what each job gets
 //   Runtime.cpp    the runtime and LTO flags a link gets
 //   LinkCheck.cpp  scopealloc-bound --check after a link, the ccache key
+//   LinkErrors.cpp a failed link's undefined __scopealloc_* symbols, explained
 //
 //===----------------------------------------------------------------------===//
 
@@ -118,13 +119,25 @@ std::string runtimePath(const Settings &S, const RuntimeChoice &R);
 std::vector<std::string> linkFlags(const Settings &S,
                                    clang::driver::Compilation &Probe);
 
-/// scopealloc-bound --check for one link job, if the flags name a policy
-/// with a bound to check (LinkCheck.cpp).
-std::optional<std::vector<std::string>>
-boundCommand(const Settings &S, clang::driver::Compilation &C,
-             const clang::driver::Command &Link);
+/// scopealloc-bound --check for one link job (LinkCheck.cpp): against the
+/// policy the flags name, else only when the image defines a pool (its
+/// buffer against its worst case).
+struct BoundCheck {
+  std::vector<std::string> Command;
+  std::string Image;
+  bool OnlyIfPools = false;
+};
+std::optional<BoundCheck> boundCommand(const Settings &S,
+                                       clang::driver::Compilation &C,
+                                       const clang::driver::Command &Link);
+/// Whether the linked \p Image defines a pool (SCOPEALLOC_DEFINE_POOL...).
+bool definesPool(llvm::StringRef Image);
 /// Validates SCOPEALLOC_BOUND_CHECK (on, warn, off).
 std::string boundCheckMode();
+
+/// Makes the link jobs print, after the linker's own messages, what an
+/// undefined __scopealloc_* symbol means and how to fix it (LinkErrors.cpp).
+void explainLinkErrors(const Settings &S, clang::driver::Compilation &C);
 
 /// The line that ends ccache's preprocessor output: it names what the
 /// wrapper adds, so that another configuration is a cache miss.

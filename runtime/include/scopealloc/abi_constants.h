@@ -35,6 +35,8 @@
 
 /* Symbol names the pass emits. */
 #define SCOPEALLOC_SYMBOL_PREFIX "__scopealloc_"
+/* The public API's functions (scopealloc.h): scopealloc_<name>. */
+#define SCOPEALLOC_API_PREFIX "scopealloc_"
 #define SCOPEALLOC_SYM_MARK "__scopealloc_mark"
 #define SCOPEALLOC_SYM_ALLOC "__scopealloc_alloc"
 #define SCOPEALLOC_SYM_RELEASE "__scopealloc_release"
@@ -46,6 +48,14 @@
 #define SCOPEALLOC_SYM_TLS_POOL "__scopealloc_tls_pool"
 /* A named pool <name> is the global __scopealloc_pool_<name>. */
 #define SCOPEALLOC_POOL_SYMBOL_PREFIX "__scopealloc_pool_"
+/* The buffer SCOPEALLOC_DEFINE_POOL(<name>, N) defines (scopealloc.h pastes
+ * the same prefix), which scopealloc-bound sizes the pool by. */
+#define SCOPEALLOC_POOL_BUFFER_PREFIX "scopealloc_buffer_"
+/* Referenced by a module compiled for an LTO link: defined by the pass at
+ * the link, undefined (a link error naming it) when the link loads no
+ * plugin. */
+#define SCOPEALLOC_SYM_LTO_LINK_MARKER                                          \
+  "__scopealloc_lto_link_without_pass_plugin"
 
 /* struct scopealloc_pool: its field count and the indices of the fields the
  * inline fast path touches (cur, bound; allocs with

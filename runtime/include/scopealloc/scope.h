@@ -64,6 +64,9 @@
   SCOPEALLOC_ANNOTATE("scope-alloc-dynamic=" #rule)
 #define SCOPEALLOC_FUNCTION_POOL(name)                                         \
   SCOPEALLOC_ANNOTATE("scope-alloc-pool=" #name)
+/* runtime or static: where a whole-program link puts the function's
+ * demoted frame (docs/static-planning.md). */
+#define SCOPEALLOC_PLAN(plan) SCOPEALLOC_ANNOTATE("scope-alloc-plan=" #plan)
 /* An entry point of the program (a task, a callback the hardware or an RTOS
  * calls): scopealloc-bound bounds its stack and pool use. */
 #define SCOPEALLOC_ENTRY SCOPEALLOC_ANNOTATE("scope-alloc-entry=1")

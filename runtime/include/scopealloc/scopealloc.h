@@ -234,10 +234,20 @@ scopealloc_exhaustion_handler
 scopealloc_set_exhaustion_handler(scopealloc_exhaustion_handler handler)
     SCOPEALLOC_NOTHROW SCOPEALLOC_RETURNS_NONNULL;
 
-/* Prints the failure to stderr and aborts (freestanding builds: traps).
- * Custom handlers may log and then delegate to it. */
+/* Prints the failure to stderr, with the remedy, and aborts (freestanding
+ * builds, which have no stderr: traps). Custom handlers may log and then
+ * delegate to it. */
 void scopealloc_default_exhaustion_handler(const scopealloc_failure *failure)
     SCOPEALLOC_NOTHROW SCOPEALLOC_NORETURN;
+
+/* Freestanding builds: what a failure reaches when no handler is installed
+ * (in the default handler's place). The runtime's definition is weak and
+ * traps; a program defines its own to report `failure` (pool, requested,
+ * available, peak, capacity) over its UART or semihosting and then reset or
+ * halt, with no handler to install before the first allocation. It must not
+ * return (the runtime traps if it does). docs/bare-metal.md. */
+void scopealloc_freestanding_failure(const scopealloc_failure *failure)
+    SCOPEALLOC_NOTHROW;
 
 /* ---- Statistics ---- */
 

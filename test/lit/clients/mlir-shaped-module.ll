@@ -2,12 +2,12 @@
 ; memory spaces as alloca address spaces, and memref descriptors (the
 ; pointer inserted into a struct, extracted, and round-tripped through
 ; ptrtoint/inttoptr) between an alloca and its annotation.
-; RUN: %opt %loadplugin -passes='default<O2>' -scope-alloc-address-space-scopes=5:global.npu_sram,6:local -pass-remarks=scope-alloc -pass-remarks-missed=scope-alloc -S %s -o %t.ll 2>&1 | FileCheck %s --check-prefix=REMARK
+; RUN: %opt %loadplugin -scope-alloc-remark-sources -passes='default<O2>' -scope-alloc-address-space-scopes=5:global.npu_sram,6:local -pass-remarks=scope-alloc -pass-remarks-missed=scope-alloc -S %s -o %t.ll 2>&1 | FileCheck %s --check-prefix=REMARK
 ; RUN: FileCheck %s --check-prefix=IR < %t.ll
-; RUN: %opt %loadplugin -passes='default<O2>' -pass-remarks-missed=scope-alloc -disable-output %s 2>&1 | FileCheck %s --check-prefix=UNMAPPED
+; RUN: %opt %loadplugin -scope-alloc-remark-sources -passes='default<O2>' -pass-remarks-missed=scope-alloc -disable-output %s 2>&1 | FileCheck %s --check-prefix=UNMAPPED
 ; The same mapping from a policy file's target.
 ; RUN: rm -rf %t.d && mkdir %t.d && printf 'version: 1\npools: [npu_sram]\ntargets:\n  npu:\n    address-space-scopes: { 5: global.npu_sram, 6: local }\n' > %t.d/policy.yaml
-; RUN: %opt %loadplugin -passes='default<O2>' -scope-alloc-policy=%t.d/policy.yaml -scope-alloc-target=npu -pass-remarks=scope-alloc -disable-output %s 2>&1 | FileCheck %s --check-prefix=FILE
+; RUN: %opt %loadplugin -scope-alloc-remark-sources -passes='default<O2>' -scope-alloc-policy=%t.d/policy.yaml -scope-alloc-target=npu -pass-remarks=scope-alloc -disable-output %s 2>&1 | FileCheck %s --check-prefix=FILE
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 

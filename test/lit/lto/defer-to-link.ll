@@ -23,8 +23,8 @@
 
 ; The link step's pipelines need no options (and run elsewhere): the
 ; recorded ones apply, and remarks name them. The marker is gone.
-; RUN: cd / && %opt %loadplugin -passes='thinlto<O2>' -pass-remarks=scope-alloc %t/thin.bc -S -o %t/thin.ll 2>&1 | FileCheck %s --check-prefix=REMARK -DDIR=%t
-; RUN: cd / && %opt %loadplugin -passes='lto<O2>' -pass-remarks=scope-alloc %t/full.bc -S -o %t/full.ll 2>&1 | FileCheck %s --check-prefix=REMARK -DDIR=%t
+; RUN: cd / && %opt %loadplugin -scope-alloc-remark-sources -passes='thinlto<O2>' -pass-remarks=scope-alloc %t/thin.bc -S -o %t/thin.ll 2>&1 | FileCheck %s --check-prefix=REMARK -DDIR=%t
+; RUN: cd / && %opt %loadplugin -scope-alloc-remark-sources -passes='lto<O2>' -pass-remarks=scope-alloc %t/full.bc -S -o %t/full.ll 2>&1 | FileCheck %s --check-prefix=REMARK -DDIR=%t
 ; RUN: FileCheck %s --check-prefix=LINKED < %t/thin.ll
 ; RUN: FileCheck %s --check-prefix=LINKED < %t/full.ll
 ; REMARK-DAG: '%buf' (800 bytes, {{.*}}) moved to pool 'workspace': 800 bytes exceed the limit 512 bytes (target 'board' of policy file [[DIR]]/policy.yaml (-scope-alloc-target))

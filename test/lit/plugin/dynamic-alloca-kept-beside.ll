@@ -3,7 +3,7 @@
 ; dynamic alloca is released at return; the remark says so. Dynamic allocas
 ; in a named pool are likewise released at return.
 ; RUN: %opt %loadplugin -passes=scope-alloc -S %s | FileCheck %s
-; RUN: %opt %loadplugin -passes=scope-alloc -disable-output -pass-remarks=scope-alloc %s 2>&1 | FileCheck %s --check-prefix=REMARK
+; RUN: %opt %loadplugin -scope-alloc-remark-sources -passes=scope-alloc -disable-output -pass-remarks=scope-alloc %s 2>&1 | FileCheck %s --check-prefix=REMARK
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"

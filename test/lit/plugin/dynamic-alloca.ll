@@ -2,7 +2,7 @@
 ; stacksave/stackrestore become mark/release of the pool, so a VLA in a loop
 ; is freed every iteration, as it was on the stack.
 ; RUN: %opt %loadplugin -passes=scope-alloc -S %s | FileCheck %s
-; RUN: %opt %loadplugin -passes=scope-alloc -disable-output -pass-remarks=scope-alloc %s 2>&1 | FileCheck %s --check-prefix=REMARK
+; RUN: %opt %loadplugin -scope-alloc-remark-sources -passes=scope-alloc -disable-output -pass-remarks=scope-alloc %s 2>&1 | FileCheck %s --check-prefix=REMARK
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"

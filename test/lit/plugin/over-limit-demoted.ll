@@ -4,6 +4,8 @@
 ; RUN: %opt %loadplugin -scope-alloc-inline-fast-path=false -passes=scope-alloc -S %s | FileCheck %s
 ; RUN: %opt %loadplugin -passes=scope-alloc -disable-output \
 ; RUN:   -pass-remarks=scope-alloc %s 2>&1 | FileCheck %s --check-prefix=REMARK
+; RUN: %opt %loadplugin -passes=scope-alloc -disable-output -scope-alloc-remark-sources \
+; RUN:   -pass-remarks=scope-alloc %s 2>&1 | FileCheck %s --check-prefix=SOURCES
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
@@ -38,7 +40,10 @@ entry:
 ; CHECK: declare void @__scopealloc_release(ptr) #[[NOUNWIND]]
 ; CHECK: attributes #[[NOUNWIND]] = { nounwind }
 
-; REMARK: remark: <unknown>:0:0: '%at_limit' (1024 bytes, align 16, scope none) stays on the stack: 1024 bytes are within the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU)) [rule within-limit]
-; REMARK: remark: <unknown>:0:0: '%big' (1025 bytes, align 16, scope none) moved to pool 'workspace': 1025 bytes exceed the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU)) [rule over-limit]
-; REMARK: remark: <unknown>:0:0: '%bigger' (2048 bytes, align 32, scope none) moved to pool 'workspace': 2048 bytes exceed the limit 1024 bytes
+; Remarks cite the values; where they came from is under the option.
+; REMARK: remark: <unknown>:0:0: '%at_limit' (1024 bytes, align 16, scope none) stays on the stack: 1024 bytes are within the limit 1024 bytes [rule within-limit]
+; REMARK: remark: <unknown>:0:0: '%big' (1025 bytes, align 16, scope none) moved to pool 'workspace': 1025 bytes exceed the limit 1024 bytes [rule over-limit]
+; REMARK: remark: <unknown>:0:0: '%bigger' (2048 bytes, align 32, scope none) moved to pool 'workspace': 2048 bytes exceed the limit 1024 bytes [rule over-limit]
+; SOURCES: remark: <unknown>:0:0: '%at_limit' (1024 bytes, align 16, scope none) stays on the stack: 1024 bytes are within the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU)) [rule within-limit]
+; SOURCES: remark: <unknown>:0:0: '%big' (1025 bytes, align 16, scope none) moved to pool 'workspace': 1025 bytes exceed the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU)) [rule over-limit]
 

@@ -2,7 +2,7 @@
 ; limit; that conflict is a warning (and a missed remark), never a silent move.
 ; RUN: %opt %loadplugin -passes=scope-alloc -S %s 2>%t.err | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=WARN < %t.err
-; RUN: %opt %loadplugin -passes=scope-alloc -disable-output \
+; RUN: %opt %loadplugin -scope-alloc-remark-sources -passes=scope-alloc -disable-output \
 ; RUN:   -pass-remarks-missed=scope-alloc %s 2>&1 | FileCheck %s --check-prefix=MISSED
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

@@ -2,7 +2,7 @@
 ; RUN: %opt %loadplugin -passes=scope-alloc -S %s | FileCheck %s --check-prefix=DEFAULT
 ; RUN: %opt %loadplugin -passes=scope-alloc -scope-alloc-max-stack-alloca=0 -S %s | FileCheck %s --check-prefix=ZERO
 ; RUN: %opt %loadplugin -passes=scope-alloc -scope-alloc-max-stack-alloca=8192 -S %s | FileCheck %s --check-prefix=BIG
-; RUN: %opt %loadplugin -passes=scope-alloc -scope-alloc-max-stack-alloca=0 -disable-output \
+; RUN: %opt %loadplugin -scope-alloc-remark-sources -passes=scope-alloc -scope-alloc-max-stack-alloca=0 -disable-output \
 ; RUN:   -pass-remarks=scope-alloc %s 2>&1 | FileCheck %s --check-prefix=REMARK
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

@@ -5,7 +5,7 @@
 ; or a warning when the policy says so.
 ; RUN: split-file %s %t
 ; RUN: %opt %loadplugin -passes=scope-alloc -scope-alloc-frame-budget=600 -S %t/f.ll -o - 2>&1 | FileCheck %s
-; RUN: %opt %loadplugin -passes=scope-alloc -scope-alloc-frame-budget=600 -disable-output -pass-remarks=scope-alloc %t/f.ll 2>&1 | FileCheck %s --check-prefix=REMARK
+; RUN: %opt %loadplugin -scope-alloc-remark-sources -passes=scope-alloc -scope-alloc-frame-budget=600 -disable-output -pass-remarks=scope-alloc %t/f.ll 2>&1 | FileCheck %s --check-prefix=REMARK
 ; RUN: not %opt %loadplugin -passes=scope-alloc -scope-alloc-frame-budget=600 -disable-output %t/local.ll 2>&1 | FileCheck %s --check-prefix=ERROR
 ; RUN: %opt %loadplugin -passes=scope-alloc -scope-alloc-policy=%t/warn.yaml -scope-alloc-target=t -disable-output %t/local.ll 2>&1 | FileCheck %s --check-prefix=WARN
 

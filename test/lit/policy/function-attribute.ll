@@ -4,7 +4,7 @@
 ; RUN: split-file %s %t
 ; RUN: %opt %loadplugin -scope-alloc-inline-fast-path=false -passes=scope-alloc -S %t/good.ll | FileCheck %s
 ; RUN: %opt %loadplugin -scope-alloc-inline-fast-path=false -passes=scope-alloc -scope-alloc-max-stack-alloca=0 -S %t/good.ll | FileCheck %s --check-prefix=CL
-; RUN: %opt %loadplugin -passes=scope-alloc -disable-output -pass-remarks=scope-alloc %t/good.ll 2>&1 | FileCheck %s --check-prefix=REMARK
+; RUN: %opt %loadplugin -scope-alloc-remark-sources -passes=scope-alloc -disable-output -pass-remarks=scope-alloc %t/good.ll 2>&1 | FileCheck %s --check-prefix=REMARK
 ; RUN: not %opt %loadplugin -passes=scope-alloc -disable-output %t/bad.ll 2>&1 | FileCheck %s --check-prefix=BAD
 
 ;--- good.ll

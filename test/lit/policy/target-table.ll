@@ -1,12 +1,12 @@
 ; The default limit comes from the target triple (docs/policy.md: "Default policy
 ; by target"). A 300-byte buffer stays on hosted CPUs, moves on bare metal
 ; (256) and WebAssembly is at 512; GPU modules are left alone.
-; RUN: sed 's/TRIPLE/x86_64-unknown-linux-gnu/' %s | %opt %loadplugin -passes=scope-alloc -pass-remarks=scope-alloc -disable-output 2>&1 | FileCheck %s --check-prefix=HOSTED64
-; RUN: sed 's/TRIPLE/i686-unknown-linux-gnu/' %s | %opt %loadplugin -passes=scope-alloc -pass-remarks=scope-alloc -disable-output 2>&1 | FileCheck %s --check-prefix=HOSTED32
-; RUN: sed 's/TRIPLE/thumbv7em-none-eabi/' %s | %opt %loadplugin -passes=scope-alloc -pass-remarks=scope-alloc -disable-output 2>&1 | FileCheck %s --check-prefix=BAREMETAL
-; RUN: sed 's/TRIPLE/riscv32-unknown-elf/' %s | %opt %loadplugin -passes=scope-alloc -pass-remarks=scope-alloc -disable-output 2>&1 | FileCheck %s --check-prefix=RISCV
-; RUN: sed 's/TRIPLE/wasm32-unknown-unknown/' %s | %opt %loadplugin -passes=scope-alloc -pass-remarks=scope-alloc -disable-output 2>&1 | FileCheck %s --check-prefix=WASM
-; RUN: sed 's/TRIPLE/nvptx64-nvidia-cuda/' %s | %opt %loadplugin -passes=scope-alloc -pass-remarks=scope-alloc -S 2>&1 | FileCheck %s --check-prefix=GPU
+; RUN: sed 's/TRIPLE/x86_64-unknown-linux-gnu/' %s | %opt %loadplugin -scope-alloc-remark-sources -passes=scope-alloc -pass-remarks=scope-alloc -disable-output 2>&1 | FileCheck %s --check-prefix=HOSTED64
+; RUN: sed 's/TRIPLE/i686-unknown-linux-gnu/' %s | %opt %loadplugin -scope-alloc-remark-sources -passes=scope-alloc -pass-remarks=scope-alloc -disable-output 2>&1 | FileCheck %s --check-prefix=HOSTED32
+; RUN: sed 's/TRIPLE/thumbv7em-none-eabi/' %s | %opt %loadplugin -scope-alloc-remark-sources -passes=scope-alloc -pass-remarks=scope-alloc -disable-output 2>&1 | FileCheck %s --check-prefix=BAREMETAL
+; RUN: sed 's/TRIPLE/riscv32-unknown-elf/' %s | %opt %loadplugin -scope-alloc-remark-sources -passes=scope-alloc -pass-remarks=scope-alloc -disable-output 2>&1 | FileCheck %s --check-prefix=RISCV
+; RUN: sed 's/TRIPLE/wasm32-unknown-unknown/' %s | %opt %loadplugin -scope-alloc-remark-sources -passes=scope-alloc -pass-remarks=scope-alloc -disable-output 2>&1 | FileCheck %s --check-prefix=WASM
+; RUN: sed 's/TRIPLE/nvptx64-nvidia-cuda/' %s | %opt %loadplugin -scope-alloc-remark-sources -passes=scope-alloc -pass-remarks=scope-alloc -S 2>&1 | FileCheck %s --check-prefix=GPU
 
 target triple = "TRIPLE"
 

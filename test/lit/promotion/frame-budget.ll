@@ -4,11 +4,11 @@
 ; the others in scope-alloc's order (benefit, size, program order). So
 ; scope-alloc never moves a promoted buffer back ([rule over-budget]).
 ; RUN: %opt %loadplugin -passes='function(scope-alloc-promote)' -scope-alloc-frame-budget=600 -S %s | FileCheck %s
-; RUN: %opt %loadplugin -passes='function(scope-alloc-promote),scope-alloc' -scope-alloc-frame-budget=600 \
+; RUN: %opt %loadplugin -scope-alloc-remark-sources -passes='function(scope-alloc-promote),scope-alloc' -scope-alloc-frame-budget=600 \
 ; RUN:   -disable-output -pass-remarks=scope-alloc -pass-remarks-missed=scope-alloc %s 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=REMARK --implicit-check-not='rule over-budget'
 ; The budget as a pass parameter does the same.
-; RUN: %opt %loadplugin -passes='function(scope-alloc-promote<frame-budget=600>),scope-alloc<frame-budget=600>' \
+; RUN: %opt %loadplugin -scope-alloc-remark-sources -passes='function(scope-alloc-promote<frame-budget=600>),scope-alloc<frame-budget=600>' \
 ; RUN:   -disable-output -pass-remarks=scope-alloc -pass-remarks-missed=scope-alloc %s 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=PARAM --implicit-check-not='rule over-budget'
 

@@ -1,7 +1,7 @@
 ; A workspace larger than the target's limit stays a workspace call; the
 ; limit follows the policy (function attribute here).
 ; RUN: %opt %loadplugin -passes=scope-alloc-promote -S %s | FileCheck %s
-; RUN: %opt %loadplugin -passes=scope-alloc-promote -disable-output \
+; RUN: %opt %loadplugin -scope-alloc-remark-sources -passes=scope-alloc-promote -disable-output \
 ; RUN:   -pass-remarks-missed=scope-alloc %s 2>&1 | FileCheck %s --check-prefix=REMARK
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

@@ -2,13 +2,13 @@
 // records: passed ones (Demoted, KeptOnStack) and missed ones
 // (StackScopeOverLimit), each with its location and typed arguments.
 // RUN: rm -f %t.yaml
-// RUN: cd %S && %clang %clangplugin -O2 -g -c clang-record-yaml.c -o /dev/null \
+// RUN: cd %S && %clang %clangplugin -mllvm -scope-alloc-remark-sources -O2 -g -c clang-record-yaml.c -o /dev/null \
 // RUN:   -fsave-optimization-record -foptimization-record-file=%t.yaml \
 // RUN:   -foptimization-record-passes=scope-alloc 2>/dev/null
 // Only the filtered pass is recorded (no other Pass: line); without the
 // filter the same records are among everyone else's.
 // RUN: FileCheck %s --input-file=%t.yaml --implicit-check-not=Pass:
-// RUN: %clang %clangplugin -O2 -c %s -o /dev/null -fsave-optimization-record \
+// RUN: %clang %clangplugin -mllvm -scope-alloc-remark-sources -O2 -c %s -o /dev/null -fsave-optimization-record \
 // RUN:   -foptimization-record-file=%t.all.yaml 2>/dev/null
 // RUN: grep -c '^Pass: *scope-alloc' %t.all.yaml | grep -x 4
 // RUN: grep -q '^Pass: *inline' %t.all.yaml

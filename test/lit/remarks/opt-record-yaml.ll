@@ -1,6 +1,6 @@
 ; opt -pass-remarks-output writes the same records as clang: every decision
 ; (passed and missed) with Alloca, Size, Align, Scope, Pool, Reason, Rule.
-; RUN: %opt %loadplugin -passes=scope-alloc -disable-output %s \
+; RUN: %opt %loadplugin -scope-alloc-remark-sources -passes=scope-alloc -disable-output %s \
 ; RUN:   -pass-remarks-output=%t.yaml -pass-remarks-filter=scope-alloc
 ; RUN: FileCheck %s --input-file=%t.yaml --implicit-check-not=Pass:
 

@@ -5,7 +5,7 @@
 ; decision, pool, rule and the remark's reason. Totals add up (flatten.py
 ; checks them against the allocations before printing), and the document
 ; matches the shipped JSON Schema (docs/report-schema.json).
-; RUN: %opt %loadplugin -passes=scope-alloc -disable-output -scope-alloc-report=%t.json %s 2>/dev/null
+; RUN: %opt %loadplugin -scope-alloc-remark-sources -passes=scope-alloc -disable-output -scope-alloc-report=%t.json %s 2>/dev/null
 ; RUN: python3 %S/Inputs/flatten.py %t.json | FileCheck %s
 ; RUN: python3 %S/Inputs/validate.py %srcroot/docs/report-schema.json %t.json
 ; RUN: FileCheck %s --check-prefix=JSON < %t.json

@@ -3,7 +3,7 @@
 // would keep; the function without it keeps its buffer.
 // RUN: %clang %clangplugin -I%rtinc -O0 -S -emit-llvm %s -o - | FileCheck %s
 // RUN: %clang %clangplugin -I%rtinc -O2 -S -emit-llvm %s -o - | FileCheck %s
-// RUN: %clang %clangplugin -I%rtinc -O2 -g -c %s -o /dev/null -Rpass=scope-alloc 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %clang %clangplugin -mllvm -scope-alloc-remark-sources -I%rtinc -O2 -g -c %s -o /dev/null -Rpass=scope-alloc 2>&1 | FileCheck %s --check-prefix=REMARK
 #include <scopealloc/scope.h>
 
 void consume(char *buf, int n);

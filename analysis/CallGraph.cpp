@@ -6,6 +6,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -61,6 +62,48 @@ std::string Node::where() const {
   if (!Facts || Facts->File.empty())
     return "";
   return Facts->File + ":" + std::to_string(Facts->Line);
+}
+
+/// A function as people read it: C++ names demangled.
+static std::string readable(const std::string &Name) { return demangle(Name); }
+
+std::string causeText(const CallGraph &G, const Cause &C) {
+  auto Name = [&](unsigned N) { return readable(G.Nodes[N].Name); };
+  auto Raw = [&](unsigned N) { return G.Nodes[N].Name; };
+  auto AtLine = [&](unsigned Line) {
+    return Line ? ", line " + std::to_string(Line) : std::string();
+  };
+  switch (C.Kind) {
+  case Cause::Recursion: {
+    std::string S = "recursion: ";
+    for (unsigned M : C.Cycle)
+      S += Name(M) + " -> ";
+    return S + Name(C.Cycle.front()) +
+           " (declare a depth: --recursion-bound=" + Raw(C.Cycle.front()) +
+           "=<frames>, the policy key 'recursion', or "
+           "SCOPEALLOC_RECURSION_BOUND)";
+  }
+  case Cause::IndirectCall:
+    return "indirect call with no known target in " + Name(C.Node) + " (type " +
+           C.Detail + "; no address-taken function has it)";
+  case Cause::DynamicStack:
+    return "dynamic allocation left on the stack in " + Name(C.Node) + ": " +
+           C.Detail + AtLine(C.Line);
+  case Cause::DynamicPool:
+    return "dynamic allocation in pool " + C.Pool + " in " + Name(C.Node) +
+           ": " + C.Detail + AtLine(C.Line);
+  case Cause::NoFacts:
+    return "call into code without facts: " + Name(C.Node) +
+           (C.Caller != ~0u ? " (called from " + Name(C.Caller) + "; " : " (") +
+           C.Detail + "; give its size with --assume=" + Raw(C.Node) +
+           "=<bytes>)";
+  case Cause::NoFrameSize:
+    return "no machine frame size for " + Name(C.Node) + " (" + C.Detail + ")";
+  case Cause::Overflow:
+    return "worst case past 2^64 - 1 bytes in " + Name(C.Node) + ": " +
+           C.Detail;
+  }
+  return "";
 }
 
 std::string poolName(const std::string &Pool) {
@@ -354,7 +397,8 @@ private:
           if (G.Nodes[I].Address && G.Nodes[I].Name == Name)
             Found = I;
       if (Found)
-        addEntry(*Found, "option");
+        addEntry(*Found,
+                 S.PolicyEntries.count(Name) ? "policy entry" : "option");
       else
         G.Warnings.push_back("entry '" + Name +
                              "' is not a function of the image");

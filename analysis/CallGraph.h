@@ -1,5 +1,9 @@
 //===- CallGraph.h - Functions, calls, entry points -------------*- C++ -*-===//
 //
+// The one call graph of a whole program, with the rules that
+// scopealloc-bound checks an image by and the pass's stack-bound fit
+// estimates by (both build it from a ProgramImage, then Bounds.h).
+//
 // One node per function: those with a record, a frame size or a function
 // symbol in the image, and those called by name but defined elsewhere (a
 // shared library). Edges are the records' direct calls (by address, else by
@@ -9,14 +13,14 @@
 // a node's own use unbounded is a Cause. Entry points: main, thread start
 // routines, interrupt handlers (vector table,
 // *_Handler names), constructors and destructors (.init_array, ...),
-// functions marked in the source, and --entry.
+// functions marked in the source, a policy's 'entries', and --entry.
 //
 //===----------------------------------------------------------------------===//
-#ifndef SCOPEALLOC_BOUND_CALLGRAPH_H
-#define SCOPEALLOC_BOUND_CALLGRAPH_H
+#ifndef SCOPEALLOC_CALLGRAPH_H
+#define SCOPEALLOC_CALLGRAPH_H
 
 #include "BoundSettings.h"
-#include "Image.h"
+#include "ProgramImage.h"
 
 #include <cstdint>
 #include <map>
@@ -93,6 +97,9 @@ struct CallGraph {
   std::vector<std::string> Warnings;
   unsigned WithFacts = 0, WithFrames = 0;
 };
+
+/// One cause of an unbounded result, as a sentence.
+std::string causeText(const CallGraph &G, const Cause &C);
 
 /// The display name of a pool: the default pool ("") is "workspace".
 std::string poolName(const std::string &Pool);

@@ -11,8 +11,8 @@
 // part that is known, and the causes reachable from the entry are named.
 //
 //===----------------------------------------------------------------------===//
-#ifndef SCOPEALLOC_BOUND_BOUNDS_H
-#define SCOPEALLOC_BOUND_BOUNDS_H
+#ifndef SCOPEALLOC_BOUNDS_H
+#define SCOPEALLOC_BOUNDS_H
 
 #include "BoundSettings.h"
 #include "CallGraph.h"

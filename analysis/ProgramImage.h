@@ -1,0 +1,86 @@
+//===- ProgramImage.h - What a call graph is built from ---------*- C++ -*-===//
+//
+// A whole program as the call graph (CallGraph.h) sees it: the records of
+// .scopealloc_facts (docs/facts-format.md), the machine frame sizes, the
+// function symbols, the function addresses stored in data (tables, vtables,
+// vector tables: the address-taken functions that no record names) and the
+// interrupt vector table. scopealloc-bound reads it from a linked ELF file
+// (tools/scopealloc-bound/Image.h); the pass's stack-bound fit makes one
+// from the whole-program module, with its frame estimates as the frame
+// sizes (plugin/placement/BoundFit.h). Addresses are normalised: on ARM
+// the Thumb bit is cleared.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCOPEALLOC_PROGRAMIMAGE_H
+#define SCOPEALLOC_PROGRAMIMAGE_H
+
+#include "FunctionFacts.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/BinaryFormat/ELF.h"
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace scopealloc {
+namespace bound {
+
+/// A pool whose memory the image defines (SCOPEALLOC_DEFINE_POOL...).
+struct PoolCapacity {
+  uint64_t Bytes = 0;
+  std::string From;   ///< the symbol it was read from
+  bool Buffer = true; ///< From is the buffer, else the pool's struct
+};
+
+struct Image {
+  std::string Path;
+  std::string Machine; ///< "x86-64", "ARM", ...
+  uint16_t EMachine = 0;
+  bool Relocatable = false;
+  unsigned AddressSize = 8;
+
+  std::vector<FunctionFacts> Records;
+  /// .stack_sizes: function address -> bytes of its machine frame.
+  std::map<uint64_t, uint64_t> StackSizes;
+  /// Defined function symbols: address -> names (global ones first).
+  std::map<uint64_t, std::vector<std::string>> FunctionNames;
+  /// Global and weak defined functions by name.
+  llvm::StringMap<uint64_t> GlobalFunctions;
+  /// Every defined function by name, locals included (hidden symbols are
+  /// local in a linked image): the addresses of each.
+  llvm::StringMap<std::vector<uint64_t>> AllFunctions;
+  /// Linked against shared libraries (has .dynamic): an undefined weak
+  /// function may still be defined at run time.
+  bool Dynamic = false;
+  /// Calls through the PLT are bound at their first call (no -z now): the
+  /// dynamic linker's resolver then runs on the caller's stack, uncounted.
+  bool LazyBinding = false;
+  unsigned StackSizeEntries = 0;
+  /// Function addresses stored in allocated data, or in dynamic relocations.
+  std::set<uint64_t> AddressesInData;
+  /// Interrupt vector table (.isr_vector, .vectors, ...): index, function.
+  std::vector<std::pair<unsigned, uint64_t>> Vectors;
+  /// Constructors and destructors: the section (.init_array, .fini_array,
+  /// .preinit_array, .ctors, .dtors) and the function of each entry.
+  std::vector<std::pair<std::string, uint64_t>> Startup;
+  /// Pools by name: the size of buffer scopealloc_buffer_<name>, else the
+  /// initial limit - base of __scopealloc_pool_<name>.
+  std::map<std::string, PoolCapacity> Pools;
+  /// What could not be read, e.g. a truncated record.
+  std::vector<std::string> Problems;
+
+  bool isARM() const { return EMachine == llvm::ELF::EM_ARM; }
+  /// \p Address without the Thumb bit on ARM.
+  uint64_t normalize(uint64_t Address) const {
+    return isARM() ? Address & ~uint64_t(1) : Address;
+  }
+};
+
+} // namespace bound
+} // namespace scopealloc
+
+#endif

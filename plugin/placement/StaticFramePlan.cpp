@@ -1,0 +1,327 @@
+//===- StaticFramePlan.cpp - Demoted frames at fixed offsets --------------===//
+#include "placement/StaticFramePlan.h"
+#include "Scope.h"
+#include "policy/StackPolicy.h"
+
+#include "LLVMCompat.h" // llvm/TargetParser/Triple.h
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <map>
+#include <optional>
+#include <string>
+
+#define DEBUG_TYPE "scope-alloc"
+
+using namespace llvm;
+
+namespace scopealloc {
+
+namespace {
+
+/// One function whose policy asks for a static frame.
+struct Candidate {
+  Function *F;
+  unsigned Node;
+  uint64_t Size = 0;
+  Align Alignment;
+  std::string Why; ///< why not, once known
+  unsigned Entry = ~0u;
+  uint64_t Offset = 0;
+};
+
+/// What one entry point reaches.
+struct Reach {
+  std::vector<unsigned> Nodes; ///< in the order found
+  std::string Open;            ///< why its graph is not closed
+};
+
+class Planner {
+public:
+  Planner(Module &M, const bound::Settings &S, const PlannedFunctions &Plans,
+          FrameSizeFn FrameSize)
+      : M(M), Plans(Plans), FrameSize(FrameSize), Program(M, S, Plans),
+        G(Program.graph()),
+        Hosted(Triple(M.getTargetTriple()).getOS() != Triple::UnknownOS) {}
+
+  StaticFrames run() {
+    collectCandidates();
+    if (Candidates.empty())
+      return StaticFrames();
+    std::vector<Reach> Reaches;
+    // Per node: the first entry that reaches it, and whether another does.
+    std::vector<unsigned> FirstEntry(G.Nodes.size(), ~0u);
+    std::vector<unsigned> SecondEntry(G.Nodes.size(), ~0u);
+    auto Mark = [&](unsigned E, const std::vector<unsigned> &Nodes) {
+      for (unsigned N : Nodes) {
+        if (FirstEntry[N] == ~0u)
+          FirstEntry[N] = E;
+        else if (SecondEntry[N] == ~0u)
+          SecondEntry[N] = E;
+      }
+    };
+    for (unsigned E = 0; E < G.Entries.size(); ++E) {
+      Reaches.push_back(reach(G.Entries[E].Node));
+      Mark(E, Reaches.back().Nodes);
+    }
+    // A function whose address is taken may also be called by code the
+    // graph does not see (a library's worker thread, a table read at run
+    // time): each is an entry of unknown concurrency, numbered after the
+    // real ones.
+    for (unsigned N = 0; N < G.Nodes.size(); ++N)
+      if (G.Nodes[N].AddressTaken && !G.Nodes[N].TargetSet &&
+          none_of(G.Entries,
+                  [&](const bound::EntryPoint &E) { return E.Node == N; })) {
+        Unseen.push_back(N);
+        Mark(G.Entries.size() + Unseen.size() - 1, reach(N).Nodes);
+      }
+    for (Candidate &C : Candidates) {
+      if (!C.Why.empty())
+        continue;
+      bool IsEntry = any_of(G.Entries, [&](const bound::EntryPoint &E) {
+        return E.Node == C.Node;
+      });
+      if (!IsEntry && G.Nodes[C.Node].AddressTaken) {
+        C.Why = "its address is taken: code the call graph does not see may "
+                "call it";
+        continue;
+      }
+      unsigned E = FirstEntry[C.Node];
+      if (E == ~0u) {
+        C.Why = "no entry point reaches it";
+        continue;
+      }
+      if (E >= G.Entries.size()) {
+        C.Why = "only " + entryText(E) + " reaches it";
+        continue;
+      }
+      if (SecondEntry[C.Node] != ~0u) {
+        C.Why = "entries " + entryText(E) + " and " +
+                entryText(SecondEntry[C.Node]) +
+                " both reach it, and may run at the same time";
+        continue;
+      }
+      const bound::EntryPoint &EP = G.Entries[E];
+      if (StringRef(EP.Kind).starts_with("signal handler")) {
+        C.Why = "its entry " + entryText(E) +
+                " is a signal handler, which may interrupt itself";
+        continue;
+      }
+      if (!Reaches[E].Open.empty()) {
+        C.Why = "its entry " + entryText(E) + " reaches " + Reaches[E].Open;
+        continue;
+      }
+      if (C.Node != EP.Node && !C.F->hasLocalLinkage()) {
+        C.Why = "it is visible outside the program (not internalized): code "
+                "the call graph does not see may call it";
+        continue;
+      }
+      C.Entry = E;
+    }
+    StaticFrames Out;
+    for (unsigned E = 0; E < G.Entries.size(); ++E)
+      placeEntry(E, Reaches[E], Out);
+    remark();
+    return Out;
+  }
+
+private:
+  void collectCandidates() {
+    for (unsigned I = 0; I < G.Nodes.size(); ++I) {
+      Function *F = Program.functionAt(G.Nodes[I].Address);
+      auto It = F ? Plans.find(F) : Plans.end();
+      if (It == Plans.end() || It->second.Policy->Plan != FramePlan::Static)
+        continue;
+      SmallVector<AllocaInst *, 8> Static;
+      std::string NamedPool;
+      for (const AllocaDecision &D : It->second.Decisions) {
+        if (D.Action != AllocaDecision::Demote || !D.Alloca->isStaticAlloca())
+          continue;
+        if (D.Pool.empty())
+          Static.push_back(D.Alloca);
+        else if (NamedPool.empty())
+          NamedPool = D.Pool;
+      }
+      if (!NamedPool.empty()) {
+        OptimizationRemarkEmitter ORE(F);
+        ORE.emit([&] {
+          return OptimizationRemarkMissed(DEBUG_TYPE, "StaticFrameNotPlanned",
+                                          F)
+                 << "'" << ore::NV("Function", F) << "': its frame in pool '"
+                 << NamedPool
+                 << "' stays on the run-time arena (plan static): the "
+                    "application places that pool's memory";
+        });
+      }
+      if (Static.empty())
+        continue;
+      Candidate C{F, I};
+      std::tie(C.Size, C.Alignment) = FrameSize(*F, Static);
+      Candidates.push_back(C);
+      CandidateOf[I] = Candidates.size() - 1;
+    }
+  }
+
+  std::string entryText(unsigned E) const {
+    if (E >= G.Entries.size())
+      return "'" + G.Nodes[Unseen[E - G.Entries.size()]].Name +
+             "', whose address is taken (code the call graph does not see "
+             "may call it),";
+    return "'" + G.Nodes[G.Entries[E].Node].Name + "' (" + G.Entries[E].Kind +
+           ")";
+  }
+
+  /// What entry node \p From reaches, and whether it is closed.
+  Reach reach(unsigned From) const {
+    Reach R;
+    std::vector<bool> Seen(G.Nodes.size());
+    std::vector<unsigned> Work{From};
+    Seen[From] = true;
+    while (!Work.empty()) {
+      unsigned N = Work.back();
+      Work.pop_back();
+      R.Nodes.push_back(N);
+      if (R.Open.empty()) {
+        if (Program.isOutside(N))
+          R.Open = "'" + G.Nodes[N].Name +
+                   "', code outside the program that may call back";
+        for (const bound::Cause &C : G.Nodes[N].Causes)
+          if (R.Open.empty() && (C.Kind == bound::Cause::IndirectCall ||
+                                 C.Kind == bound::Cause::NoFacts))
+            R.Open = bound::causeText(G, C);
+      }
+      for (unsigned C : G.Nodes[N].Callees)
+        if (!Seen[C]) {
+          Seen[C] = true;
+          Work.push_back(C);
+        }
+    }
+    return R;
+  }
+
+  /// Offsets of the functions planned in entry \p E's region, in the
+  /// topological order of what it reaches (Kahn's: what is in or below a
+  /// cycle never comes out, and is not planned).
+  void placeEntry(unsigned E, const Reach &R, StaticFrames &Out) {
+    bool Any =
+        any_of(Candidates, [&](const Candidate &C) { return C.Entry == E; });
+    if (!Any)
+      return;
+    std::map<unsigned, unsigned> InDegree;
+    for (unsigned N : R.Nodes)
+      InDegree[N];
+    for (unsigned N : R.Nodes)
+      for (unsigned C : G.Nodes[N].Callees)
+        ++InDegree[C];
+    std::vector<unsigned> Ready;
+    for (auto &[N, D] : InDegree)
+      if (!D)
+        Ready.push_back(N);
+    std::map<unsigned, uint64_t> Base; // where the frames below N start
+    std::set<unsigned> Ordered;
+    uint64_t Size = 0;
+    Align MaxAlign(16);
+    while (!Ready.empty()) {
+      unsigned N = Ready.back();
+      Ready.pop_back();
+      Ordered.insert(N);
+      uint64_t Top = Base[N];
+      if (auto It = CandidateOf.find(N); It != CandidateOf.end()) {
+        Candidate &C = Candidates[It->second];
+        if (C.Entry == E) {
+          C.Offset = alignTo(Top, C.Alignment);
+          Top = C.Offset + C.Size;
+          Size = std::max(Size, Top);
+          MaxAlign = std::max(MaxAlign, C.Alignment);
+        }
+      }
+      for (unsigned C : G.Nodes[N].Callees) {
+        Base[C] = std::max(Base[C], Top);
+        if (--InDegree[C] == 0)
+          Ready.push_back(C);
+      }
+    }
+    std::vector<Candidate *> Placed;
+    for (Candidate &C : Candidates) {
+      if (C.Entry != E)
+        continue;
+      if (!Ordered.count(C.Node)) {
+        C.Entry = ~0u;
+        C.Why = "it is in or below a call cycle of its entry " + entryText(E);
+        continue;
+      }
+      Placed.push_back(&C);
+    }
+    if (Placed.empty())
+      return;
+    // The region: one per entry point; per thread where one routine may
+    // run on several threads at once.
+    StringRef Kind = G.Entries[E].Kind;
+    bool PerThread =
+        Hosted && (Kind.starts_with("thread start") || Kind == "marked entry" ||
+                   Kind == "policy entry" || Kind == "option");
+    auto *Type = ArrayType::get(Type::getInt8Ty(M.getContext()), Size);
+    auto *Region = new GlobalVariable(
+        M, Type, /*isConstant=*/false, GlobalValue::InternalLinkage,
+        ConstantAggregateZero::get(Type),
+        "scopealloc.plan." + G.Nodes[G.Entries[E].Node].Name, nullptr,
+        PerThread ? GlobalValue::GeneralDynamicTLSModel
+                  : GlobalValue::NotThreadLocal);
+    Region->setAlignment(MaxAlign);
+    Region->setDSOLocal(true);
+    for (Candidate *C : Placed)
+      Out[C->F] = {Region, C->Offset, C->Size};
+  }
+
+  void remark() {
+    for (const Candidate &C : Candidates) {
+      OptimizationRemarkEmitter ORE(C.F);
+      if (C.Entry != ~0u) {
+        ORE.emit([&] {
+          return OptimizationRemark(DEBUG_TYPE, "StaticFrame", C.F)
+                 << "'" << ore::NV("Function", C.F) << "': frame of "
+                 << ore::NV("Bytes", C.Size) << " bytes at offset "
+                 << ore::NV("Offset", C.Offset) << " of the static region of "
+                 << entryText(C.Entry) << " (plan static: no run-time bump)";
+        });
+        continue;
+      }
+      ORE.emit([&] {
+        return OptimizationRemarkMissed(DEBUG_TYPE, "StaticFrameNotPlanned",
+                                        C.F)
+               << "'" << ore::NV("Function", C.F) << "': frame of "
+               << ore::NV("Bytes", C.Size)
+               << " bytes stays on the run-time arena (plan static): "
+               << ore::NV("Reason", C.Why);
+      });
+    }
+  }
+
+  Module &M;
+  const PlannedFunctions &Plans;
+  FrameSizeFn FrameSize;
+  ModuleProgram Program;
+  bound::CallGraph G;
+  bool Hosted;
+  std::vector<Candidate> Candidates;
+  std::map<unsigned, unsigned> CandidateOf; ///< node -> candidate
+  /// Address-taken functions that are no entry point: callers unseen.
+  std::vector<unsigned> Unseen;
+};
+
+} // namespace
+
+StaticFrames planStaticFrames(Module &M, const bound::Settings &S,
+                              const PlannedFunctions &Plans,
+                              FrameSizeFn FrameSize) {
+  return Planner(M, S, Plans, FrameSize).run();
+}
+
+} // namespace scopealloc

@@ -1,0 +1,78 @@
+//===- StaticFramePlan.h - Demoted frames at fixed offsets ------*- C++ -*-===//
+//
+// plan: static. At a whole-program link the call graph is known: a function
+// whose demoted frame (the default pool's static buffers) can only be live
+// once at a time, on one entry point's stack, gets a fixed offset in a
+// region of that entry instead of the run-time bump. Its buffers are then
+// the region's address plus a constant: no runtime call, no bump, no check,
+// nothing to release on any way out (return, unwinding, longjmp).
+//
+// A function is planned when (each "no" is a remark naming why, and the
+// frame keeps the bump):
+//   - its policy says plan: static, and its frame is the default pool's
+//     (a named pool's memory is placed by the application);
+//   - exactly one entry point reaches it (main, a thread start routine, an
+//     interrupt handler, a constructor, ...: two entries may run at the
+//     same time), and that entry is not a signal handler (which may
+//     interrupt itself);
+//   - everything that entry reaches is closed: every indirect call
+//     resolved, no call into code outside the program that is not known
+//     to return without calling back;
+//   - it is neither in nor below a call cycle of that entry's graph, and
+//     only the graph can call it (local linkage and address not taken), or
+//     it is the entry itself.
+// Offsets: in the topological order of the entry's graph, a function's
+// frame starts above the planned frames of every chain of callers that
+// leads to it (whole frames: every caller's buffers count as live at each
+// call); the region is as large as the deepest chain. A thread start
+// routine's region, and that of an entry whose concurrency is unknown
+// (marked in the source, a policy's or the command line's), is
+// thread-local on a hosted target: one per thread.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCOPEALLOC_STATICFRAMEPLAN_H
+#define SCOPEALLOC_STATICFRAMEPLAN_H
+
+#include "BoundSettings.h"
+#include "placement/ModuleProgram.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Alignment.h"
+
+#include <cstdint>
+#include <utility>
+
+namespace llvm {
+class AllocaInst;
+class Function;
+class GlobalVariable;
+class Module;
+} // namespace llvm
+
+namespace scopealloc {
+
+/// Where a planned function's default-pool frame lives.
+struct StaticFrameAddress {
+  llvm::GlobalVariable *Region = nullptr; ///< thread-local or not
+  uint64_t Offset = 0;
+  uint64_t Size = 0; ///< as planned: the demotion's layout must agree
+};
+using StaticFrames =
+    llvm::DenseMap<const llvm::Function *, StaticFrameAddress>;
+
+/// The size and alignment of the frame that demoting \p Allocas of a
+/// function would lay out (FrameLayout.h, canaries included).
+using FrameSizeFn = llvm::function_ref<std::pair<uint64_t, llvm::Align>(
+    llvm::Function &, llvm::ArrayRef<llvm::AllocaInst *>)>;
+
+/// Plans the frames of \p Plans whose policy says plan: static, creates
+/// the regions in \p M and emits a remark per frame, planned or not.
+StaticFrames planStaticFrames(llvm::Module &M, const bound::Settings &S,
+                              const PlannedFunctions &Plans,
+                              FrameSizeFn FrameSize);
+
+} // namespace scopealloc
+
+#endif

@@ -399,6 +399,20 @@ inline const llvm::DiagnosticInfo &diagnosticOf(DiagnosticHandlerArg DI) {
 } // namespace scopealloc
 
 //===-- clang's Driver library (scopealloc-clang) -------------------------===//
+
+#if LLVM_VERSION_MAJOR < 16
+#include "llvm/ADT/Optional.h"
+#endif
+namespace scopealloc {
+/// One redirect of clang::driver::Command::Execute (and sys::ExecuteAndWait):
+/// std::optional<StringRef> since LLVM 16, llvm::Optional before.
+#if LLVM_VERSION_MAJOR >= 16
+using CommandRedirect = std::optional<llvm::StringRef>;
+#else
+using CommandRedirect = llvm::Optional<llvm::StringRef>;
+#endif
+} // namespace scopealloc
+
 // Only where clang/Driver/Driver.h was included first.
 
 /// clang::driver::expandResponseFiles: clang 17.

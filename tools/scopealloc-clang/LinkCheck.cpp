@@ -29,6 +29,8 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "LLVMCompat.h"
+
 using namespace clang::driver;
 using namespace llvm;
 using namespace llvm::object;

@@ -38,6 +38,8 @@
 #include <map>
 #include <set>
 
+#include "LLVMCompat.h"
+
 using namespace clang::driver;
 using namespace llvm;
 using namespace llvm::object;
@@ -266,10 +268,10 @@ class ExplainedLink : public Command {
 public:
   ExplainedLink(const Command &Link, const Settings &S) : Command(Link), S(S) {}
 
-  int Execute(ArrayRef<std::optional<StringRef>> Redirects, std::string *ErrMsg,
+  int Execute(ArrayRef<CommandRedirect> Redirects, std::string *ErrMsg,
               bool *ExecutionFailed) const override {
     SmallString<128> File;
-    std::vector<std::optional<StringRef>> R(Redirects.begin(), Redirects.end());
+    std::vector<CommandRedirect> R(Redirects.begin(), Redirects.end());
     R.resize(3);
     if (R[2] || sys::fs::createTemporaryFile("scopealloc-link", "err", File))
       return Command::Execute(Redirects, ErrMsg, ExecutionFailed);

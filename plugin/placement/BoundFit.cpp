@@ -1,6 +1,5 @@
 //===- BoundFit.cpp - Fit entry points' stacks to the policy's bounds -----===//
 #include "placement/BoundFit.h"
-#include "placement/ModuleProgram.h"
 #include "Bounds.h"
 #include "CallGraph.h"
 #include "FactsFormat.h"
@@ -8,6 +7,7 @@
 #include "TargetStack.h"
 #include "facts/StackFacts.h"
 #include "placement/FrameBudget.h"
+#include "placement/ModuleProgram.h"
 #include "placement/Placement.h"
 #include "policy/StackPolicy.h"
 #include "scopealloc/abi_constants.h"
@@ -149,8 +149,7 @@ private:
         E.ChainNames.push_back(Exception ? std::string("(exception frame)")
                                          : G.Nodes[St.Node].Name);
         E.ChainFunctions.push_back(
-            Exception ? nullptr
-                      : Program.functionAt(G.Nodes[St.Node].Address));
+            Exception ? nullptr : Program.functionAt(G.Nodes[St.Node].Address));
       }
       break;
     }

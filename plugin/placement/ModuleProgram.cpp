@@ -96,8 +96,7 @@ ModuleProgram::ModuleProgram(Module &M, const bound::Settings &Declared,
 /// small frames, which the link's check counts: here its measured size,
 /// and its API (scopealloc_*) as code outside the bitcode.
 void ModuleProgram::assumeRuntimeStack() {
-  bool Freestanding =
-      Triple(M.getTargetTriple()).getOS() == Triple::UnknownOS;
+  bool Freestanding = Triple(M.getTargetTriple()).getOS() == Triple::UnknownOS;
   if (Freestanding) {
     SmallVector<StringRef, 8> API;
     for (const auto &A : S.Assumed)
@@ -171,8 +170,7 @@ void ModuleProgram::buildImage() {
                     {Section, Img.Records[It->second].Address});
 }
 
-void ModuleProgram::addSymbol(std::string Name, uint64_t Address,
-                              bool Local) {
+void ModuleProgram::addSymbol(std::string Name, uint64_t Address, bool Local) {
   Img.FunctionNames[Address].push_back(Name);
   Img.AllFunctions[Name].push_back(Address);
   if (!Local)
@@ -181,8 +179,7 @@ void ModuleProgram::addSymbol(std::string Name, uint64_t Address,
 
 /// The dynamic allocations of \p F's record that stay on the stack
 /// (collectFacts lists each dynamic alloca, in order).
-void ModuleProgram::keepStackDynamics(Function &F,
-                                      FunctionFacts &Facts) const {
+void ModuleProgram::keepStackDynamics(Function &F, FunctionFacts &Facts) const {
   auto It = Plans.find(&F);
   if (It == Plans.end())
     return;
@@ -282,6 +279,5 @@ bound::CallGraph ModuleProgram::graph() {
   }
   return G;
 }
-
 
 } // namespace scopealloc

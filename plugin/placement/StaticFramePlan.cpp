@@ -39,8 +39,8 @@ struct Candidate {
 
 /// What one entry point reaches.
 struct Reach {
-  std::vector<unsigned> Nodes;   ///< in the order found
-  std::string Open;              ///< why its graph is not closed
+  std::vector<unsigned> Nodes; ///< in the order found
+  std::string Open;            ///< why its graph is not closed
 };
 
 class Planner {
@@ -210,9 +210,8 @@ private:
   /// topological order of what it reaches (Kahn's: what is in or below a
   /// cycle never comes out, and is not planned).
   void placeEntry(unsigned E, const Reach &R, StaticFrames &Out) {
-    bool Any = any_of(Candidates, [&](const Candidate &C) {
-      return C.Entry == E;
-    });
+    bool Any =
+        any_of(Candidates, [&](const Candidate &C) { return C.Entry == E; });
     if (!Any)
       return;
     std::map<unsigned, unsigned> InDegree;
@@ -290,8 +289,7 @@ private:
                  << "'" << ore::NV("Function", C.F) << "': frame of "
                  << ore::NV("Bytes", C.Size) << " bytes at offset "
                  << ore::NV("Offset", C.Offset) << " of the static region of "
-                 << entryText(C.Entry)
-                 << " (plan static: no run-time bump)";
+                 << entryText(C.Entry) << " (plan static: no run-time bump)";
         });
         continue;
       }

@@ -69,8 +69,8 @@ Expected<FramePlan> parseFramePlan(StringRef Text, char Quote) {
     return FramePlan::Runtime;
   if (Text == "static")
     return FramePlan::Static;
-  return createStringError("must be runtime or static, found " +
-                           Twine(Quote) + Text + Twine(Quote) +
+  return createStringError("must be runtime or static, found " + Twine(Quote) +
+                           Text + Twine(Quote) +
                            didYouMean(Text, {"runtime", "static"}));
 }
 

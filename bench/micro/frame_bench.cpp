@@ -199,9 +199,7 @@ int main(int Argc, char **Argv) {
     if (!Reporter.timeOf(std::string("frame/") + V.Name, Ns))
       continue;
     double Ratio = Ns / StackNs;
-    const char *Verdict = !V.Target              ? "-"
-                          : Ratio <= V.Target ? "PASS"
-                                              : "MISS";
+    const char *Verdict = !V.Target ? "-" : Ratio <= V.Target ? "PASS" : "MISS";
     std::printf("%-16s %10.2f %7.2fx  %-6s", V.Name, Ns, Ratio, Verdict);
     double SafeNs = peerNs(V, "safestack"), SharedStackNs = peerNs(V, "stack");
     if (V.Ours && SafeNs > 0)

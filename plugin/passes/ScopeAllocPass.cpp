@@ -8,14 +8,14 @@
 #include "placement/AllocaDecision.h"
 #include "placement/BoundFit.h"
 #include "placement/FrameLayout.h"
-#include "placement/StaticFramePlan.h"
-#include "transform/StackProtector.h"
 #include "placement/Placement.h"
+#include "placement/StaticFramePlan.h"
 #include "policy/StackPolicy.h"
 #include "support/Diagnostics.h"
 #include "transform/AllocaDemotion.h"
 #include "transform/ResumePoints.h"
 #include "transform/RuntimeABI.h"
+#include "transform/StackProtector.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -213,8 +213,7 @@ planFunction(Function &F, FunctionAnalysisManager &FAM,
 /// Rewrites one planned function; true when it changed. Records the
 /// decisions in \p Report when a report was asked for.
 static bool applyPlan(FunctionPlan &Plan, FunctionAnalysisManager &FAM,
-                      ModuleReport *Report, PoolUsage &Usage,
-                      StackFacts &Facts,
+                      ModuleReport *Report, PoolUsage &Usage, StackFacts &Facts,
                       const StaticFrameAddress *Planned = nullptr) {
   Function &F = Plan.F;
   if (Report)
@@ -319,12 +318,12 @@ PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
     Fit.run(Plans);
   StaticFrames Static;
   if (AnyStatic)
-    Static = planStaticFrames(
-        M, Fit.settings(), Plans,
-        [](Function &F, ArrayRef<AllocaInst *> Allocas) {
-          FrameLayout L = layoutFrame(F, Allocas, DemotedCanaries::size(F));
-          return std::pair{L.Size, L.Alignment};
-        });
+    Static = planStaticFrames(M, Fit.settings(), Plans,
+                              [](Function &F, ArrayRef<AllocaInst *> Allocas) {
+                                FrameLayout L = layoutFrame(
+                                    F, Allocas, DemotedCanaries::size(F));
+                                return std::pair{L.Size, L.Alignment};
+                              });
   for (std::unique_ptr<FunctionPlan> &Plan : Planned) {
     auto It = Static.find(&Plan->F);
     Apply(*Plan, It == Static.end() ? nullptr : &It->second);

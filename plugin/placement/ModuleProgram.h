@@ -1,4 +1,5 @@
-//===- ModuleProgram.h - The whole-program module as a call graph -*- C++ -*-===//
+//===- ModuleProgram.h - The whole-program module as a call graph -*- C++
+//-*-===//
 //
 // At a whole-program link (full LTO, or opt -scope-alloc-whole-program) the
 // module is the program: this makes it the program image that

@@ -59,8 +59,7 @@ struct StaticFrameAddress {
   uint64_t Offset = 0;
   uint64_t Size = 0; ///< as planned: the demotion's layout must agree
 };
-using StaticFrames =
-    llvm::DenseMap<const llvm::Function *, StaticFrameAddress>;
+using StaticFrames = llvm::DenseMap<const llvm::Function *, StaticFrameAddress>;
 
 /// The size and alignment of the frame that demoting \p Allocas of a
 /// function would lay out (FrameLayout.h, canaries included).

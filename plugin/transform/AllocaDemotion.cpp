@@ -222,17 +222,17 @@ void FunctionDemoter::demoteStaticFrame(StringRef Pool,
     assert(PlannedAddress->Size == Layout.Size && "planned another layout");
     IRBuilder<> B(EntryPoint);
     GlobalVariable *Region = PlannedAddress->Region;
-    Value *Base = Region->isThreadLocal()
-                      ? createThreadLocalAddress(B, Region)
-                      : static_cast<Value *>(Region);
+    Value *Base = Region->isThreadLocal() ? createThreadLocalAddress(B, Region)
+                                          : static_cast<Value *>(Region);
     Frame = GetElementPtrInst::CreateInBounds(
         B.getInt8Ty(), Base, {B.getInt64(PlannedAddress->Offset)},
         "scopealloc.frame.static", EntryPoint);
     Planned.emplace();
     PF = &*Planned;
     PF->Pool = "";
-  } else if (Pool.empty() && InlineFastPath && RuntimeABI::canInlineDefaultPool(F) &&
-      !hasResumePoints(F) && !isMSanInstrumented(F)) {
+  } else if (Pool.empty() && InlineFastPath &&
+             RuntimeABI::canInlineDefaultPool(F) && !hasResumePoints(F) &&
+             !isMSanInstrumented(F)) {
     // Resume points keep the runtime calls: their bookkeeping follows calls.
     hoistStaticAllocas(F.getEntryBlock(), EntryPoint);
     Inline = RT.inlineFrame(EntryPoint, Layout.Size, Layout.Alignment);

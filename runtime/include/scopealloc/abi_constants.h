@@ -54,7 +54,7 @@
 /* Referenced by a module compiled for an LTO link: defined by the pass at
  * the link, undefined (a link error naming it) when the link loads no
  * plugin. */
-#define SCOPEALLOC_SYM_LTO_LINK_MARKER                                          \
+#define SCOPEALLOC_SYM_LTO_LINK_MARKER                                         \
   "__scopealloc_lto_link_without_pass_plugin"
 
 /* struct scopealloc_pool: its field count and the indices of the fields the

@@ -18,7 +18,18 @@ using namespace llvm;
 
 namespace scopealloc {
 
-static bool catches(const LandingPadInst &LP) { return LP.getNumClauses() > 0; }
+/// A landing pad with catch or filter clauses, from which the function can
+/// go on. One whose block ends in `unreachable` cannot: clang's terminate
+/// pad (`catch ptr null` calling __clang_call_terminate, for a throw out of
+/// a noexcept destructor) and a throw() filter's __cxa_call_unexpected leave
+/// by a call, so by terminating, a throw out of this function or a longjmp,
+/// each of which restores the arena wherever execution goes on. Counting
+/// those would keep the runtime calls in every C++ function with a
+/// destructor (issue 23).
+static bool catches(const LandingPadInst &LP) {
+  return LP.getNumClauses() > 0 &&
+         !isa<UnreachableInst>(LP.getParent()->getTerminator());
+}
 
 /// A suspension point of a coroutine before coro-split: what follows it
 /// runs when the coroutine resumes, in a later call of its resume function.

@@ -30,7 +30,8 @@ struct PoolTopChange {
   llvm::Value *ReleasedTo;
 };
 
-/// True when \p F has a landing pad with catch or filter clauses, or calls a
+/// True when \p F has a landing pad with catch or filter clauses whose block
+/// does not end in `unreachable` (a terminate pad never resumes), or calls a
 /// returns_twice function (setjmp, sigsetjmp, ...).
 bool hasResumePoints(const llvm::Function &F);
 

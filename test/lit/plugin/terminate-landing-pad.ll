@@ -1,11 +1,13 @@
-; A landing pad that catches but whose block ends in `unreachable` never lets
-; the function go on: clang's terminate pad (`catch ptr null` calling
-; __clang_call_terminate, emitted for every noexcept destructor that may
-; throw) and a throw() filter's __cxa_call_unexpected. Such a function has no
-; resume point: its frame takes the inline fast path and it gets no
-; expected-top slot (issue 23: re2's DFA::AddToQueue went through
+; A landing pad that catches but from which no path reaches a `ret` or a
+; loop never lets the function go on: clang's terminate pad (`catch ptr null`
+; calling __clang_call_terminate, emitted for every noexcept destructor that
+; may throw), a throw() filter's __cxa_call_unexpected, the standard
+; library's `catch (...) { clean up; throw; }`. Such a function has no resume
+; point: its frame takes the inline fast path and it gets no expected-top
+; slot (issue 23: re2's DFA::AddToQueue went through
 ; __scopealloc_mark/alloc/release on every call for a cold LogMessage).
-; A catching pad that can go on still keeps the calls and the slot.
+; A catching pad that can go on (to a `ret`, or around a loop) still keeps
+; the calls and the slot.
 ; RUN: %opt %loadplugin -scope-alloc-max-stack-alloca=0 -passes='scope-alloc,verify' -S %s \
 ; RUN:   | FileCheck %s
 
@@ -16,6 +18,9 @@ declare void @use(ptr)
 declare i32 @__gxx_personality_v0(...)
 declare void @__clang_call_terminate(ptr) noreturn nounwind
 declare void @__cxa_call_unexpected(ptr) noreturn
+declare ptr @__cxa_begin_catch(ptr)
+declare void @__cxa_end_catch()
+declare void @__cxa_rethrow()
 
 ; CHECK-LABEL: define void @terminate_pad(
 ; CHECK-NOT:     scopealloc.top
@@ -104,4 +109,63 @@ ok:
 lpad:
   %lp = landingpad { ptr, i32 } catch ptr null
   br label %ok
+}
+
+; catch (...) { clean up; throw; }, as in std::deque and std::unordered_map.
+; CHECK-LABEL: define void @catch_and_rethrow(
+; CHECK-NOT:     scopealloc.top
+; CHECK:         %scopealloc.fits = icmp ule
+; CHECK:       lpad:
+; CHECK-NEXT:    %lp = landingpad { ptr, i32 }
+; CHECK-NEXT:            catch ptr null
+; CHECK-NOT:     __scopealloc_release
+; CHECK:         invoke void @__cxa_rethrow()
+; CHECK:       cleanup:
+; CHECK:         store atomic ptr %scopealloc.mark, ptr %scopealloc.pool monotonic
+; CHECK-NEXT:    resume
+define void @catch_and_rethrow() personality ptr @__gxx_personality_v0 {
+entry:
+  %buf = alloca [384 x i8], align 8
+  invoke void @use(ptr %buf) to label %ok unwind label %lpad
+ok:
+  ret void
+lpad:
+  %lp = landingpad { ptr, i32 } catch ptr null
+  %exn = extractvalue { ptr, i32 } %lp, 0
+  %caught = call ptr @__cxa_begin_catch(ptr %exn)
+  call void @use(ptr %buf)
+  invoke void @__cxa_rethrow() to label %never unwind label %cleanup
+cleanup:
+  %c = landingpad { ptr, i32 } cleanup
+  invoke void @__cxa_end_catch() to label %resume unwind label %terminate
+resume:
+  resume { ptr, i32 } %c
+never:
+  unreachable
+terminate:
+  %t = landingpad { ptr, i32 } catch ptr null
+  %texn = extractvalue { ptr, i32 } %t, 0
+  call void @__clang_call_terminate(ptr %texn)
+  unreachable
+}
+
+; A handler that goes back around a loop without reaching a `ret` (a server
+; loop) is a resume point: each throw's skipped frames would pile up.
+; CHECK-LABEL: define void @catch_in_endless_loop(
+; CHECK:         %scopealloc.top = alloca ptr
+; CHECK-NOT:     scopealloc.fits
+; CHECK:       lpad:
+; CHECK-NEXT:    %lp = landingpad { ptr, i32 }
+; CHECK-NEXT:            catch ptr null
+; CHECK-NEXT:    %scopealloc.top.reload = load volatile ptr, ptr %scopealloc.top
+; CHECK-NEXT:    call void @__scopealloc_release(ptr %scopealloc.top.reload)
+define void @catch_in_endless_loop() personality ptr @__gxx_personality_v0 {
+entry:
+  %buf = alloca [384 x i8], align 8
+  br label %loop
+loop:
+  invoke void @use(ptr %buf) to label %loop unwind label %lpad
+lpad:
+  %lp = landingpad { ptr, i32 } catch ptr null
+  br label %loop
 }

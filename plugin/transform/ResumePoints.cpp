@@ -23,26 +23,30 @@ using namespace llvm;
 
 namespace scopealloc {
 
-/// The blocks of \p F after which it can go on: some path from them
-/// reaches a `ret`, or a loop (which may come back to the code that threw,
-/// so frames skipped by each throw would pile up). From any other block
-/// every path leaves by `resume` (a rethrow) or by a call that does not
-/// return (std::terminate, __cxa_call_unexpected, longjmp), and whoever
-/// goes on restores the arena: the `resume` releases this frame, a catcher
-/// above restores its own top. One pass over the CFG's strongly connected
-/// components, successors first.
-static DenseSet<const BasicBlock *> blocksThatGoOn(const Function &F) {
-  DenseSet<const BasicBlock *> GoOn;
+/// The landing pads of \p F from which it can go on after catching: some
+/// path from the pad reaches a `ret`, or comes back to the pad (a loop
+/// around the code that threw, where the frames skipped by each throw would
+/// pile up). From any other pad every path leaves by `resume` (a rethrow)
+/// or by a call that does not return (std::terminate,
+/// __cxa_call_unexpected, longjmp), and whoever goes on restores the arena:
+/// the `resume` releases this frame, a catcher above restores its own top.
+/// One pass over the CFG's strongly connected components, successors first.
+static DenseSet<const BasicBlock *> padsThatGoOn(const Function &F) {
+  DenseSet<const BasicBlock *> ReachesRet, Pads;
   for (auto SCC = scc_begin(&F); !SCC.isAtEnd(); ++SCC) {
-    bool Yes = SCC.hasCycle();
+    bool Returns = false;
     for (const BasicBlock *BB : *SCC)
-      Yes = Yes || isa<ReturnInst>(BB->getTerminator()) ||
-            any_of(successors(BB),
-                   [&](const BasicBlock *S) { return GoOn.contains(S); });
-    if (Yes)
-      GoOn.insert(SCC->begin(), SCC->end());
+      Returns = Returns || isa<ReturnInst>(BB->getTerminator()) ||
+                any_of(successors(BB), [&](const BasicBlock *S) {
+                  return ReachesRet.contains(S);
+                });
+    if (Returns)
+      ReachesRet.insert(SCC->begin(), SCC->end());
+    for (const BasicBlock *BB : *SCC)
+      if (BB->isLandingPad() && (Returns || SCC.hasCycle()))
+        Pads.insert(BB);
   }
-  return GoOn;
+  return Pads;
 }
 
 /// A landing pad with catch or filter clauses from which the function can
@@ -82,7 +86,7 @@ bool hasResumePoints(const Function &F) {
   for (const Instruction &I : instructions(F)) {
     if (auto *LP = dyn_cast<LandingPadInst>(&I); LP && LP->getNumClauses()) {
       if (!GoOn)
-        GoOn = blocksThatGoOn(F);
+        GoOn = padsThatGoOn(F);
       if (catches(*LP, *GoOn))
         return true;
     }
@@ -116,7 +120,7 @@ void restoreArenaAtResumePoints(Function &F,
   SmallVector<Instruction *, 8> ResumePoints;
   SmallVector<Instruction *, 4> Suspends;
   Instruction *CoroBegin = nullptr;
-  DenseSet<const BasicBlock *> GoOn = blocksThatGoOn(F);
+  DenseSet<const BasicBlock *> GoOn = padsThatGoOn(F);
   for (Instruction &I : instructions(F)) {
     if (isSuspend(I))
       Suspends.push_back(&I);

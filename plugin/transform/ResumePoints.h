@@ -31,8 +31,9 @@ struct PoolTopChange {
 };
 
 /// True when \p F has a landing pad with catch or filter clauses from which
-/// it can go on (a path to a `ret` or a loop: not a terminate pad nor a
-/// rethrowing handler), or calls a returns_twice function (setjmp, ...).
+/// it can go on (a path to a `ret` or back to the pad: not a terminate pad
+/// nor a rethrowing handler), or calls a returns_twice function (setjmp,
+/// ...).
 bool hasResumePoints(const llvm::Function &F);
 
 /// Adds the expected-top slot and the restores. Runs after demotion, which

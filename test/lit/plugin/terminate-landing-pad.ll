@@ -1,13 +1,13 @@
-; A landing pad that catches but from which no path reaches a `ret` or a
-; loop never lets the function go on: clang's terminate pad (`catch ptr null`
+; A landing pad that catches but from which no path reaches a `ret` or comes
+; back to the pad never lets the function go on: clang's terminate pad (`catch ptr null`
 ; calling __clang_call_terminate, emitted for every noexcept destructor that
 ; may throw), a throw() filter's __cxa_call_unexpected, the standard
 ; library's `catch (...) { clean up; throw; }`. Such a function has no resume
 ; point: its frame takes the inline fast path and it gets no expected-top
 ; slot (issue 23: re2's DFA::AddToQueue went through
 ; __scopealloc_mark/alloc/release on every call for a cold LogMessage).
-; A catching pad that can go on (to a `ret`, or around a loop) still keeps
-; the calls and the slot.
+; A catching pad that can go on (to a `ret`, or around a loop back to the
+; pad) still keeps the calls and the slot.
 ; RUN: %opt %loadplugin -scope-alloc-max-stack-alloca=0 -passes='scope-alloc,verify' -S %s \
 ; RUN:   | FileCheck %s
 
@@ -111,7 +111,9 @@ lpad:
   br label %ok
 }
 
-; catch (...) { clean up; throw; }, as in std::deque and std::unordered_map.
+; catch (...) { clean up; throw; }, as in std::deque and std::unordered_map:
+; the clean-up may loop (freeing nodes) as long as it never comes back to the
+; pad.
 ; CHECK-LABEL: define void @catch_and_rethrow(
 ; CHECK-NOT:     scopealloc.top
 ; CHECK:         %scopealloc.fits = icmp ule
@@ -133,7 +135,14 @@ lpad:
   %lp = landingpad { ptr, i32 } catch ptr null
   %exn = extractvalue { ptr, i32 } %lp, 0
   %caught = call ptr @__cxa_begin_catch(ptr %exn)
+  br label %free
+free:
+  %i = phi i32 [ 0, %lpad ], [ %i.next, %free ]
   call void @use(ptr %buf)
+  %i.next = add i32 %i, 1
+  %more = icmp ult i32 %i.next, 8
+  br i1 %more, label %free, label %rethrow
+rethrow:
   invoke void @__cxa_rethrow() to label %never unwind label %cleanup
 cleanup:
   %c = landingpad { ptr, i32 } cleanup

@@ -9,8 +9,8 @@
 # (DFA::AddToQueue, DFA::RunWorkqOnByte: a cold LogMessage beside clang's
 # terminate landing pad) must bump their frames inline, calling no
 # __scopealloc_mark/alloc/release (issue 23: they took the runtime calls,
-# 1.6x the plain build's time). About 40 s on 2 cores, nearly all of it
-# the build. Not chosen: the BIGTESTS (dfa_test about 8 s, the exhaustive
+# 1.6x the plain build's time). 31 s of CPU, nearly all of it the build
+# (79 s wall on the shared 2-core machine at load 7). Not chosen: the BIGTESTS (dfa_test about 8 s, the exhaustive
 # tests minutes); dfa_test is a benchmark (scripts/bench/run.sh --re2).
 # Only the limit-0 build, as for zstd.
 set -uo pipefail

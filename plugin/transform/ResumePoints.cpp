@@ -3,7 +3,10 @@
 #include "LLVMCompat.h"
 #include "transform/RuntimeABI.h"
 
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SCCIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -13,13 +16,50 @@
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+
 #define DEBUG_TYPE "scope-alloc-resume-points"
 
 using namespace llvm;
 
 namespace scopealloc {
 
-static bool catches(const LandingPadInst &LP) { return LP.getNumClauses() > 0; }
+/// The landing pads of \p F from which it can go on after catching: some
+/// path from the pad reaches a `ret`, or comes back to the pad (a loop
+/// around the code that threw, where the frames skipped by each throw would
+/// pile up). From any other pad every path leaves by `resume` (a rethrow)
+/// or by a call that does not return (std::terminate,
+/// __cxa_call_unexpected, longjmp), and whoever goes on restores the arena:
+/// the `resume` releases this frame, a catcher above restores its own top.
+/// One pass over the CFG's strongly connected components, successors first.
+static DenseSet<const BasicBlock *> padsThatGoOn(const Function &F) {
+  DenseSet<const BasicBlock *> ReachesRet, Pads;
+  for (auto SCC = scc_begin(&F); !SCC.isAtEnd(); ++SCC) {
+    bool Returns = false;
+    for (const BasicBlock *BB : *SCC)
+      Returns = Returns || isa<ReturnInst>(BB->getTerminator()) ||
+                any_of(successors(BB), [&](const BasicBlock *S) {
+                  return ReachesRet.contains(S);
+                });
+    if (Returns)
+      ReachesRet.insert(SCC->begin(), SCC->end());
+    for (const BasicBlock *BB : *SCC)
+      if (BB->isLandingPad() && (Returns || SCC.hasCycle()))
+        Pads.insert(BB);
+  }
+  return Pads;
+}
+
+/// A landing pad with catch or filter clauses from which the function can
+/// go on. C++ has many that cannot: clang's terminate pad (`catch ptr null`
+/// calling __clang_call_terminate, for a throw out of a noexcept
+/// destructor), a throw() filter's __cxa_call_unexpected, and the standard
+/// library's `catch (...) { clean up; throw; }`. Counting those would keep
+/// the runtime calls in most C++ functions with a destructor (issue 23).
+static bool catches(const LandingPadInst &LP,
+                    const DenseSet<const BasicBlock *> &GoOn) {
+  return LP.getNumClauses() > 0 && GoOn.contains(LP.getParent());
+}
 
 /// A suspension point of a coroutine before coro-split: what follows it
 /// runs when the coroutine resumes, in a later call of its resume function.
@@ -43,9 +83,14 @@ static bool returnsTwice(const Instruction &I) {
 }
 
 bool hasResumePoints(const Function &F) {
+  std::optional<DenseSet<const BasicBlock *>> GoOn; // when a pad catches
   for (const Instruction &I : instructions(F)) {
-    if (auto *LP = dyn_cast<LandingPadInst>(&I); LP && catches(*LP))
-      return true;
+    if (auto *LP = dyn_cast<LandingPadInst>(&I); LP && LP->getNumClauses()) {
+      if (!GoOn)
+        GoOn = padsThatGoOn(F);
+      if (catches(*LP, *GoOn))
+        return true;
+    }
     if (returnsTwice(I))
       return true;
   }
@@ -76,6 +121,7 @@ void restoreArenaAtResumePoints(Function &F,
   SmallVector<Instruction *, 8> ResumePoints;
   SmallVector<Instruction *, 4> Suspends;
   Instruction *CoroBegin = nullptr;
+  DenseSet<const BasicBlock *> GoOn = padsThatGoOn(F);
   for (Instruction &I : instructions(F)) {
     if (isSuspend(I))
       Suspends.push_back(&I);
@@ -88,7 +134,7 @@ void restoreArenaAtResumePoints(Function &F,
         CI && !Made.contains(CI) && RT.changesDefaultPool(*CI))
       Changes.push_back(
           {CI, RT.isRelease(*CI) ? CI->getArgOperand(0) : nullptr});
-    if (auto *LP = dyn_cast<LandingPadInst>(&I); LP && catches(*LP))
+    if (auto *LP = dyn_cast<LandingPadInst>(&I); LP && catches(*LP, GoOn))
       ResumePoints.push_back(LP);
     else if (returnsTwice(I) && isa<CallInst>(I))
       ResumePoints.push_back(&I);

@@ -30,8 +30,10 @@ struct PoolTopChange {
   llvm::Value *ReleasedTo;
 };
 
-/// True when \p F has a landing pad with catch or filter clauses, or calls a
-/// returns_twice function (setjmp, sigsetjmp, ...).
+/// True when \p F has a landing pad with catch or filter clauses from which
+/// it can go on (a path to a `ret` or back to the pad: not a terminate pad
+/// nor a rethrowing handler), or calls a returns_twice function (setjmp,
+/// ...).
 bool hasResumePoints(const llvm::Function &F);
 
 /// Adds the expected-top slot and the restores. Runs after demotion, which

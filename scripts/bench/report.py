@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turns the raw outputs of scripts/bench/run.sh (micro.json from Google
-Benchmark, speedtest.json and compile.json from interleave.py,
-speedtest-stats.json) into results.json, with ratios against each
+Benchmark, speedtest.json, compile.json and re2.json from interleave.py,
+speedtest-stats.json, re2-stats.json) into results.json, with ratios against each
 benchmark's baseline and PASS/MISS against the targets of issue 5, every
 ScopeAlloc result also as a ratio to LLVM SafeStack measured in the same run
 (the peer of issue 15), and prints them as a Markdown table."""
@@ -48,6 +48,16 @@ SPEEDTEST_VARIANTS = [
     ("limit0-lto", "scopealloc-clang, limit 0, -flto", None, "safestack"),
     ("limit0-planned", "scopealloc-clang, limit 0, -flto, plan: static",
      None, "safestack"),
+]
+RE2_TARGET = 1.10  # C++ at limit 0 vs plain clang++ (issue 23 item 6)
+RE2_VARIANTS = [
+    ("plain", "plain clang++ -O2", None, None),
+    ("limit0", "scopealloc-clang++, limit 0", RE2_TARGET, None),
+]
+RE2_STATIC_VARIANTS = [
+    ("plain-static", "plain clang++ -O2 -static", None, None),
+    ("limit0-static", "scopealloc-clang++, limit 0, -static", RE2_TARGET,
+     None),
 ]
 COMPILE_VARIANTS = [
     ("plain", "clang -O2", None, None),
@@ -249,6 +259,20 @@ def main():
             compile_raw, "compile", "compile sqlite3.c -O2", COMPILE_VARIANTS,
             "plain", "clang -c of the SQLite amalgamation, plugin loaded with "
             "-fpass-plugin and -fplugin"))
+    re2 = load(os.path.join(args.dir, "re2.json"))
+    if re2:
+        note = ("re2's dfa_test (Debian's re2 source package, its own "
+                "Makefile, CXXFLAGS=-O2)")
+        stats = load(os.path.join(args.dir, "re2-stats.json"))
+        if stats:
+            note += (f"; workspace peak {stats['limit0']['peak_bytes']} bytes "
+                     f"at limit 0 ({stats['limit0']['allocs']} allocations)")
+        sections.append(timed_section(re2, "re2", "re2 dfa_test (C++)",
+                                      RE2_VARIANTS, "plain", note))
+        sections.append(timed_section(
+            re2, "re2-static", "re2 dfa_test (C++), -static",
+            RE2_STATIC_VARIANTS, "plain-static",
+            note + "; linked with -static (the static runtime)"))
     if not sections:
         raise SystemExit(f"report.py: no benchmark results in {args.dir}")
 

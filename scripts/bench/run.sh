@@ -13,22 +13,27 @@
 #                and at limit 0 under full LTO (the bump; plan: static),
 #                run in interleaved rounds;
 #   --compile    compile time of the SQLite amalgamation at -O2 without and
-#                with the plugin (default policy, limit 0).
-# Without a selection it runs all three. Options:
+#                with the plugin (default policy, limit 0);
+#   --re2        C++: re2's dfa_test (Debian source package re2, its own
+#                Makefile) built with plain clang++ -O2 and with
+#                scopealloc-clang++ -O2 at limit 0, each linked dynamically
+#                and with -static, run in interleaved rounds.
+# Without a selection it runs all four. Options:
 #   --quick      fewer rounds and a smaller speedtest1, to check that
 #                everything works (the figures are then rough);
 #   --chart PNG  where the chart goes (default <out>/bench.png);
 #   --out DIR    where results go (default <build>/bench, <build> being
 #                $SCOPEALLOC_BUILD_DIR or build/);
 #   --no-build   use the existing build instead of running scripts/build.sh;
-#   --rounds N   N interleaved rounds of speedtest1 and of the compile (and N
-#                repetitions of the frame benchmark) instead of 5 (10): on a
-#                noisy machine more rounds narrow the medians.
+#   --rounds N   N interleaved rounds of speedtest1, dfa_test and the
+#                compile (and N repetitions of the frame benchmark) instead
+#                of 5 (10): on a noisy machine more rounds narrow the
+#                medians.
 # Writes <out>/results.json, prints a Markdown table (targets, PASS/MISS)
 # and draws the chart with scripts/bench/chart.py. The machine should be
 # otherwise idle: the load average is recorded with the results. On 2 cores
-# the full run takes about 10 minutes (most of it 15 compiles of sqlite3.c),
-# --quick about 3.
+# the full run takes about 15 minutes (most of it 15 compiles of sqlite3.c
+# and 20 runs of dfa_test), --quick about 5.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${SCOPEALLOC_BUILD_DIR:-$root/build}
@@ -42,6 +47,7 @@ while [ $# -gt 0 ]; do
     --micro) parts+=(micro) ;;
     --speedtest) parts+=(speedtest) ;;
     --compile) parts+=(compile) ;;
+    --re2) parts+=(re2) ;;
     --quick) quick=1 ;;
     --chart) chart=${2:?--chart needs a file name}; shift ;;
     --out) out=${2:?--out needs a directory}; shift ;;
@@ -53,18 +59,18 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-[ ${#parts[@]} -gt 0 ] || parts=(micro speedtest compile)
+[ ${#parts[@]} -gt 0 ] || parts=(micro speedtest compile re2)
 chart=${chart:-$out/bench.png}
 case $chart in /*) ;; *) chart=$PWD/$chart ;; esac
 case $out in /*) ;; *) out=$PWD/$out ;; esac
 wants() { case " ${parts[*]} " in *" $1 "*) return 0 ;; esac; return 1; }
 
 if [ $quick = 1 ]; then
-  micro_reps=3 micro_min_time=0.1 st_size=50 st_rounds=3 cc_rounds=1
+  micro_reps=3 micro_min_time=0.1 st_size=50 st_rounds=3 cc_rounds=1 re2_rounds=1
 else
-  micro_reps=10 micro_min_time=0.5 st_size=200 st_rounds=5 cc_rounds=5
+  micro_reps=10 micro_min_time=0.5 st_size=200 st_rounds=5 cc_rounds=5 re2_rounds=5
 fi
-[ -z "$rounds" ] || micro_reps=$rounds st_rounds=$rounds cc_rounds=$rounds
+[ -z "$rounds" ] || micro_reps=$rounds st_rounds=$rounds cc_rounds=$rounds re2_rounds=$rounds
 
 log() { printf '[bench] %s\n' "$*" >&2; }
 # Debian's python3, which has python3-matplotlib (not a pyenv or venv one).
@@ -77,7 +83,8 @@ clang=/usr/lib/llvm-19/bin/clang
 plugin=$prefix/lib/ScopeAlloc.so
 limit0="-mllvm -scope-alloc-max-stack-alloca=0"
 mkdir -p "$out"
-rm -f "$out"/micro.json "$out"/speedtest.json "$out"/speedtest-stats.json "$out"/compile.json
+rm -f "$out"/micro.json "$out"/speedtest.json "$out"/speedtest-stats.json "$out"/compile.json \
+  "$out"/re2.json "$out"/re2-stats.json
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 log "load average before: $load_before"
 
@@ -178,6 +185,50 @@ if wants compile; then
     "plain=$clang $cflags" \
     "plugin=$clang $with_plugin $cflags" \
     "plugin-limit0=$clang $with_plugin $limit0 $cflags"
+fi
+
+if wants re2; then
+  export RW_ROOT=$root RW_PREFIX=$prefix RW_WORK=$out RW_CLANG=$clang
+  # shellcheck source=../realworld/common.sh
+  . "$root/test/realworld/common.sh"
+  re2_src=$(rw_fetch_source re2)
+  rw_re2_tables "$re2_src" || rw_die "could not generate re2's Unicode tables"
+  r2=$out/re2
+  mkdir -p "$r2"
+  # dfa_test with re2's own Makefile, four ways; a variant is rebuilt from a
+  # fresh tree when its compiler, plugin or runtime changed (the stamp).
+  re2_variants="plain limit0 plain-static limit0-static"
+  for v in $re2_variants; do
+    case $v in
+      plain*) cxx=${clang}++ scopealloc_flags= ;;
+      limit0*) cxx=$prefix/bin/scopealloc-clang++ scopealloc_flags=$limit0 ;;
+    esac
+    case $v in *-static) ldflags=-static ;; *) ldflags= ;; esac
+    stamp_files=("$cxx" "$re2_src/Makefile")
+    case $v in
+      limit0*) stamp_files+=("$plugin" "$prefix/lib/libscopealloc_rt.a" "$prefix/lib/libscopealloc_rt.so") ;;
+    esac
+    stamp=$(cat "${stamp_files[@]}" | md5sum | cut -d' ' -f1)
+    if [ "$(cat "$r2/$v/.stamp" 2>/dev/null)" != "$stamp" ]; then
+      log "re2: building dfa_test ($v)"
+      rw_fresh_tree "$re2_src" "$r2/$v"
+      SCOPEALLOC_FLAGS=$scopealloc_flags rw_run "$r2/$v/build.log" \
+        make -C "$r2/$v" -j"$(nproc)" CXX="$cxx" CXXFLAGS=-O2 LDFLAGS="$ldflags" \
+        obj/test/dfa_test || rw_die "re2: building dfa_test ($v) failed"
+      echo "$stamp" > "$r2/$v/.stamp"
+    fi
+  done
+  # Workspace use at limit 0, one run.
+  SCOPEALLOC_STATS=1 "$r2/limit0/obj/test/dfa_test" > /dev/null 2> "$r2/limit0/stats.log"
+  read -r r_peak r_allocs _ r_fails < <(rw_stats "$r2/limit0/stats.log")
+  [ "${r_allocs:-0}" -gt 0 ] || rw_die "re2's dfa_test at limit 0 never used the workspace (plugin not applied?)"
+  printf '{"limit0": {"peak_bytes": %d, "allocs": %d, "failures": %d}}\n' \
+    "$r_peak" "$r_allocs" "$r_fails" > "$out/re2-stats.json"
+  log "re2: dfa_test, $re2_rounds interleaved rounds after one warm-up round"
+  variant_args=()
+  for v in $re2_variants; do variant_args+=("$v=$r2/$v/obj/test/dfa_test"); done
+  "$python" "$root/scripts/bench/interleave.py" --rounds $re2_rounds --warmup 1 \
+    --out "$out/re2.json" --log "$r2/run.log" "${variant_args[@]}"
 fi
 
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)

@@ -134,6 +134,24 @@ rw_sqlite_amalgamation() {
   echo "$amalg"
 }
 
+# rw_re2_tables SRC: generates re2's Unicode and Perl tables in the re2
+# source tree SRC, once (the Debian source drops them; debian/rules makes
+# them with REBUILD_TABLES=1 from Debian's unicode-data, which its patch
+# points re2/unicode.py at). Debian's python3, which has python3-six.
+rw_re2_tables() {
+  local src=$1 t
+  [ -s "$src/re2/unicode_groups.cc" ] && [ -s "$src/re2/unicode_casefold.cc" ] &&
+    [ -s "$src/re2/perl_groups.cc" ] && return 0
+  rw_ensure_packages make perl python3 python3-six unicode-data
+  rw_log "generating re2's Unicode tables"
+  for t in perl_groups unicode_casefold unicode_groups; do rm -f "$src/re2/$t.cc"; done
+  # A failed generator leaves part of its table behind: none may stay.
+  rw_run "$src.tables.log" env PATH="/usr/bin:$PATH" make -C "$src" REBUILD_TABLES=1 \
+    re2/perl_groups.cc re2/unicode_casefold.cc re2/unicode_groups.cc && return 0
+  for t in perl_groups unicode_casefold unicode_groups; do rm -f "$src/re2/$t.cc"; done
+  return 1
+}
+
 # rw_fresh_tree SRC DEST: a fresh copy of a source tree to build in.
 rw_fresh_tree() {
   rm -rf "$2" && mkdir -p "$(dirname "$2")" && cp -a "$1" "$2"

@@ -7,7 +7,7 @@
 #
 #   bash test/realworld/run.sh [options] [program...]
 #
-# programs: zlib bzip2 lua sqlite libpng libsodium zstd (default: all)
+# programs: zlib bzip2 lua sqlite libpng libsodium zstd re2 (default: all)
 # options:
 #   --prefix P   ScopeAlloc install prefix to use (default: $SCOPEALLOC_PREFIX,
 #                else build/install, refreshed first with scripts/build.sh)
@@ -24,7 +24,8 @@
 # the link; zlib both, sqlite ThinLTO only), limit0+planned (zlib: full LTO
 # with plan: static); libpng only limit0, a
 # shared library with its version script (see libpng.sh); libsodium and
-# zstd only limit0, with their own build systems, assembly and checks. The checks of the limit-0
+# zstd only limit0, with their own build systems, assembly and checks; re2
+# (C++) only limit0, its own Makefile and quick tests. The checks of the limit-0
 # builds run with SCOPEALLOC_STATS=1; the table reports the largest workspace
 # peak over the program's processes and their allocations. Exits non-zero
 # when any check fails. Sources come only from apt (a deb-src entry is added
@@ -34,7 +35,7 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
-all_programs="zlib bzip2 lua sqlite libpng libsodium zstd"
+all_programs="zlib bzip2 lua sqlite libpng libsodium zstd re2"
 prefix=${SCOPEALLOC_PREFIX:-}
 work=$root/build/realworld
 jobs=$(nproc 2>/dev/null || echo 2)

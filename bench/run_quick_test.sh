@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ctest bench-run-script: scripts/bench/run.sh --micro --quick on the
-# existing build must write results.json with the nine frame variants
+# existing build must write results.json with the ten frame variants
 # (positive times, the stack variant as the 1.0 baseline, each ScopeAlloc
 # variant also as a ratio to its SafeStack peer), print them with a
 # "× SafeStack" column and draw a PNG chart.
@@ -22,13 +22,14 @@ results = json.load(open(sys.argv[1]))
 (micro,) = [s for s in results["sections"] if s["id"] == "micro"]
 rows = {r["name"]: r for r in micro["rows"]}
 assert sorted(rows) == ["demoted_call", "demoted_inline", "malloc",
-                        "safestack", "shared_inline", "shared_inline_gd",
+                        "planned", "safestack", "shared_inline", "shared_inline_gd",
                         "shared_safestack", "shared_stack", "stack"], rows
 assert all(r["value"] > 0 for r in rows.values()), rows
 assert rows["stack"]["ratio"] == 1.0, rows["stack"]
 # ScopeAlloc's frames against SafeStack's built the same way; no peer ratio
 # for the others.
 peers = {"demoted_inline": "safestack", "demoted_call": "safestack",
+         "planned": "safestack",
          "shared_inline": "shared_safestack",
          "shared_inline_gd": "shared_safestack"}
 for name, row in rows.items():
@@ -41,6 +42,7 @@ for name, row in rows.items():
         assert abs(row["safestack_ratio"] - ratio) < 1e-9, row
 assert rows["demoted_inline"]["verdict"] in ("PASS", "MISS"), rows
 assert rows["shared_inline"]["verdict"] in ("PASS", "MISS"), rows
+assert rows["planned"]["verdict"] in ("PASS", "MISS"), rows
 PY
 head -c 8 "$out/bench.png" | od -An -tx1 | grep -q '89 50 4e 47 0d 0a 1a 0a' ||
   { echo "FAIL: $out/bench.png is not a PNG" >&2; exit 1; }

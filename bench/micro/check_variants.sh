@@ -11,6 +11,8 @@
 #   frame_demoted_call    a small frame, __scopealloc_alloc called, the
 #                         thread's pool not touched inline;
 #   frame_malloc          malloc and free called;
+#   frame_planned         plan: static: a small frame, no runtime referenced
+#                         (the buffer in its region, scopealloc.plan.*);
 #   frame_shared_stack    (frame_shared_*.pic.o, compiled -fPIC for a shared
 #                         library) like frame_stack;
 #   frame_shared_safestack  like frame_safestack, the unsafe stack pointer
@@ -54,7 +56,7 @@ check_safestack() { # NAME OBJECT SIZE
   if undefined "$2" | grep -q '^__scopealloc'; then fail "$1 refers to the ScopeAlloc runtime"; fi
 }
 
-for v in stack safestack demoted_inline demoted_call malloc; do
+for v in stack safestack demoted_inline demoted_call malloc planned; do
   obj=$dir/frame_$v.o
   [ -f "$obj" ] || { fail "$obj is missing"; continue; }
   size=$(frame_bytes "$obj")
@@ -79,6 +81,11 @@ for v in stack safestack demoted_inline demoted_call malloc; do
       if refers "$obj" __scopealloc_tls_pool; then fail "frame_demoted_call uses the inline fast path"; fi ;;
     malloc)
       refers "$obj" malloc && refers "$obj" free || fail "frame_malloc does not call malloc and free" ;;
+    planned)
+      [ "$size" -le "$small" ] || fail "frame_planned's frame is $size bytes, expected the buffer planned (<= $small)"
+      if undefined "$obj" | grep -q '^__scopealloc'; then fail "frame_planned refers to the runtime"; fi
+      "$bin/llvm-nm" "$obj" | grep -q ' scopealloc\.plan\.frame_planned$' ||
+        fail "frame_planned has no region scopealloc.plan.frame_planned" ;;
   esac
 done
 # Relocation types against a TLS variable (x86-64: R_X86_64_GOTTPOFF for

@@ -1,6 +1,7 @@
 //===- Check.cpp - Holding an image to its declared bounds ----------------===//
 #include "Check.h"
 #include "Output.h"
+#include "scopealloc/abi_constants.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Demangle/Demangle.h"
@@ -100,20 +101,44 @@ private:
     return {WE, WR};
   }
 
+  /// The alignment padding the worst case counts for the first frame of
+  /// \p R's chain that a buffer of the pool macros does not need: that
+  /// frame starts at the buffer itself, SCOPEALLOC_POOL_ALIGN-aligned.
+  uint64_t basePadding(const ResourceBound &R, const std::string &Pool) const {
+    for (const ChainStep &St : R.Chain) {
+      if (!St.Bytes || St.Node == ChainStep::ExceptionFrame)
+        continue;
+      const FunctionFacts *F = G.Nodes[St.Node].Facts;
+      if (!F)
+        return 0;
+      for (const FunctionFacts::Pool &P : F->Pools)
+        if (poolName(P.Name) == Pool) {
+          uint64_t Align = std::max<uint64_t>(P.Align, SCOPEALLOC_MIN_ALIGN);
+          return Align - SCOPEALLOC_MIN_ALIGN -
+                 (Align > SCOPEALLOC_POOL_ALIGN ? Align - SCOPEALLOC_POOL_ALIGN
+                                                : 0);
+        }
+      return 0;
+    }
+    return 0;
+  }
+
   void checkPool(const std::string &Pool) {
     auto [E, R] = worst(Pool);
     if (!R)
       return;
-    std::vector<Limit> Limits;
+    // Each limit, and whether it is a buffer of the pool macros.
+    std::vector<std::pair<Limit, bool>> Limits;
     if (auto It = S.PoolSizes.find(Pool); It != S.PoolSizes.end())
-      Limits.push_back(It->second);
+      Limits.push_back({It->second, false});
     if (auto It = Img.Pools.find(Pool); It != Img.Pools.end())
       Limits.push_back(
-          {It->second.Bytes,
-           It->second.Buffer
-               ? "its buffer " + It->second.From + " in the image"
-               : "the memory " + It->second.From + " spans in the image"});
-    for (const Limit &L : Limits) {
+          {{It->second.Bytes,
+            It->second.Buffer
+                ? "its buffer " + It->second.From + " in the image"
+                : "the memory " + It->second.From + " spans in the image"},
+           It->second.Buffer});
+    for (const auto &[L, MacroBuffer] : Limits) {
       // With no bound declared, only a pool buffer that a bounded use
       // overruns is an error: an unbounded use may still fit it.
       if (!R->Bounded && !declaresBound(S))
@@ -127,7 +152,8 @@ private:
         printChainRows(OS, G, *R, /*Stack=*/false);
         continue;
       }
-      if (R->Bytes <= L.Bytes)
+      if (R->Bytes <= L.Bytes ||
+          (MacroBuffer && R->Bytes - basePadding(*R, Pool) <= L.Bytes))
         continue;
       error() << "pool " << Pool << " is " << L.Bytes << " bytes (" << L.From
               << "), smaller than its worst case of " << R->Bytes

@@ -26,6 +26,9 @@
 /* Every allocation starts at least this aligned (the inline fast path
  * rounds up to it, as the runtime does). */
 #define SCOPEALLOC_MIN_ALIGN 8
+/* The alignment of the buffers SCOPEALLOC_DEFINE_POOL and its siblings
+ * define: a pool's first frame needs no padding up to it. */
+#define SCOPEALLOC_POOL_ALIGN 64
 
 /* The default pool's `cur` is always a multiple of this: the runtime rounds
  * the end of every allocation from it up to one, and the inline fast path

@@ -59,7 +59,6 @@ extern "C" {
  * Single-threaded (bare-metal) runtimes have no partitions: a shared pool
  * serves its one thread of execution whole, like a plain pool. */
 
-#define SCOPEALLOC_POOL_ALIGN 64
 
 /* A pool over a buffer the application already has (any section, any
  * address but 0: allocations are never NULL), e.g.

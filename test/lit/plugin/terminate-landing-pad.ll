@@ -70,7 +70,7 @@ filter:
 ; CHECK-NOT:     scopealloc.top
 ; CHECK:         %scopealloc.fits = icmp ule
 ; CHECK:       cleanup:
-; CHECK:         store atomic ptr %scopealloc.mark, ptr %scopealloc.pool monotonic
+; CHECK:         store atomic ptr %scopealloc.mark, ptr {{%scopealloc.pool|@__scopealloc_tls_pool}} monotonic
 ; CHECK-NEXT:    resume
 define void @terminate_and_cleanup() personality ptr @__gxx_personality_v0 {
 entry:
@@ -123,7 +123,7 @@ lpad:
 ; CHECK-NOT:     __scopealloc_release
 ; CHECK:         invoke void @__cxa_rethrow()
 ; CHECK:       cleanup:
-; CHECK:         store atomic ptr %scopealloc.mark, ptr %scopealloc.pool monotonic
+; CHECK:         store atomic ptr %scopealloc.mark, ptr {{%scopealloc.pool|@__scopealloc_tls_pool}} monotonic
 ; CHECK-NEXT:    resume
 define void @catch_and_rethrow() personality ptr @__gxx_personality_v0 {
 entry:

@@ -59,7 +59,6 @@ extern "C" {
  * Single-threaded (bare-metal) runtimes have no partitions: a shared pool
  * serves its one thread of execution whole, like a plain pool. */
 
-
 /* A pool over a buffer the application already has (any section, any
  * address but 0: allocations are never NULL), e.g.
  * SCOPEALLOC_DEFINE_POOL_OVER(npu_sram, (char *)0x20000000, 65536).

@@ -2,11 +2,14 @@
 #include "placement/FrameLayout.h"
 #include "LLVMCompat.h"
 
+#include "llvm/ADT/DepthFirstIterator.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/StackLifetime.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
@@ -17,24 +20,46 @@ using namespace llvm;
 
 namespace scopealloc {
 
+/// For each of \p Allocas, after how many calls of \p F it is alive.
+static DenseMap<const AllocaInst *, unsigned>
+liveAcrossCalls(const Function &F, ArrayRef<const AllocaInst *> Allocas,
+                const StackLifetime &Lifetimes) {
+  DenseMap<const AllocaInst *, unsigned> Live;
+  // StackLifetime numbers only the blocks reachable from the entry.
+  for (const BasicBlock *BB : depth_first(&F.getEntryBlock()))
+    for (const Instruction &I : *BB) {
+      const auto *Call = dyn_cast<CallBase>(&I);
+      if (!Call || isa<IntrinsicInst>(Call) || Call->isInlineAsm())
+        continue;
+      for (const AllocaInst *AI : Allocas)
+        if (Lifetimes.isAliveAfter(AI, Call))
+          ++Live[AI];
+    }
+  return Live;
+}
+
 FrameLayout layoutFrame(const Function &F, ArrayRef<AllocaInst *> Allocas,
-                        uint64_t CanarySize) {
+                        uint64_t CanarySize, bool LiveAcrossCallsLow) {
   const DataLayout &DL = F.getParent()->getDataLayout();
   FrameLayout L;
   L.Allocas.assign(Allocas.begin(), Allocas.end());
-  // Most aligned first, then largest, then program order: little padding,
-  // and the same layout for the same input.
+  SmallVector<const AllocaInst *, 8> Queried(Allocas.begin(), Allocas.end());
+  StackLifetime Lifetimes(F, Queried, StackLifetime::LivenessType::May);
+  Lifetimes.run();
+  DenseMap<const AllocaInst *, unsigned> AcrossCalls;
+  if (LiveAcrossCallsLow)
+    AcrossCalls = liveAcrossCalls(F, Queried, Lifetimes);
+  // (Alive across the most calls first,) most aligned first, then
+  // largest, then program order: little padding, and the same layout for
+  // the same input.
   llvm::stable_sort(L.Allocas, [&](AllocaInst *A, AllocaInst *B) {
+    if (AcrossCalls.lookup(A) != AcrossCalls.lookup(B))
+      return AcrossCalls.lookup(A) > AcrossCalls.lookup(B);
     if (A->getAlign() != B->getAlign())
       return A->getAlign() > B->getAlign();
     return getAllocationSize(*A, DL)->getFixedValue() >
            getAllocationSize(*B, DL)->getFixedValue();
   });
-
-  SmallVector<const AllocaInst *, 8> Queried(L.Allocas.begin(),
-                                             L.Allocas.end());
-  StackLifetime Lifetimes(F, Queried, StackLifetime::LivenessType::May);
-  Lifetimes.run();
 
   struct Placed {
     uint64_t Begin, End;

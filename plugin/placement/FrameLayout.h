@@ -35,10 +35,13 @@ struct FrameLayout {
 
 /// Lays out \p Allocas (constant size, entry block) of \p F, each followed
 /// by \p CanarySize bytes when non-zero. Must run while their lifetime
-/// markers are still in place.
+/// markers are still in place. \p LiveAcrossCallsLow puts the buffers
+/// alive after some call first, so that what is live at the calls ends
+/// low (a statically planned frame's callees start there).
 FrameLayout layoutFrame(const llvm::Function &F,
                         llvm::ArrayRef<llvm::AllocaInst *> Allocas,
-                        uint64_t CanarySize = 0);
+                        uint64_t CanarySize = 0,
+                        bool LiveAcrossCallsLow = false);
 
 } // namespace scopealloc
 

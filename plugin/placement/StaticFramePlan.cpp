@@ -4,13 +4,16 @@
 #include "policy/StackPolicy.h"
 
 #include "LLVMCompat.h" // llvm/TargetParser/Triple.h
+#include "llvm/ADT/DepthFirstIterator.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/StackLifetime.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -26,12 +29,21 @@ namespace scopealloc {
 
 namespace {
 
+/// How high a caller's frame is live at its calls: the end of the highest
+/// buffer alive after each call.
+struct CallTops {
+  DenseMap<const Function *, uint64_t> Direct; ///< by callee
+  std::optional<uint64_t> Indirect;            ///< any indirect call
+};
+
 /// One function whose policy asks for a static frame.
 struct Candidate {
   Function *F;
   unsigned Node;
+  FrameLayout Layout;
   uint64_t Size = 0;
   Align Alignment;
+  std::optional<CallTops> Tops; ///< once asked for
   std::string Why; ///< why not, once known
   unsigned Entry = ~0u;
   uint64_t Offset = 0;
@@ -46,8 +58,8 @@ struct Reach {
 class Planner {
 public:
   Planner(Module &M, const bound::Settings &S, const PlannedFunctions &Plans,
-          FrameSizeFn FrameSize)
-      : M(M), Plans(Plans), FrameSize(FrameSize), Program(M, S, Plans),
+          FrameLayoutFn Layout)
+      : M(M), Plans(Plans), Layout(Layout), Program(M, S, Plans),
         G(Program.graph()),
         Hosted(Triple(M.getTargetTriple()).getOS() != Triple::UnknownOS) {}
 
@@ -162,8 +174,9 @@ private:
       }
       if (Static.empty())
         continue;
-      Candidate C{F, I};
-      std::tie(C.Size, C.Alignment) = FrameSize(*F, Static);
+      Candidate C{F, I, Layout(*F, Static)};
+      C.Size = C.Layout.Size;
+      C.Alignment = C.Layout.Alignment;
       Candidates.push_back(C);
       CandidateOf[I] = Candidates.size() - 1;
     }
@@ -232,17 +245,19 @@ private:
       unsigned N = Ready.back();
       Ready.pop_back();
       Ordered.insert(N);
-      uint64_t Top = Base[N];
+      Candidate *Planned = nullptr;
       if (auto It = CandidateOf.find(N); It != CandidateOf.end()) {
         Candidate &C = Candidates[It->second];
         if (C.Entry == E) {
-          C.Offset = alignTo(Top, C.Alignment);
-          Top = C.Offset + C.Size;
-          Size = std::max(Size, Top);
+          Planned = &C;
+          C.Offset = alignTo(Base[N], C.Alignment);
+          Size = std::max(Size, C.Offset + C.Size);
           MaxAlign = std::max(MaxAlign, C.Alignment);
         }
       }
       for (unsigned C : G.Nodes[N].Callees) {
+        uint64_t Top =
+            Planned ? Planned->Offset + liveTop(*Planned, C) : Base[N];
         Base[C] = std::max(Base[C], Top);
         if (--InDegree[C] == 0)
           Ready.push_back(C);
@@ -277,7 +292,75 @@ private:
     Region->setAlignment(MaxAlign);
     Region->setDSOLocal(true);
     for (Candidate *C : Placed)
-      Out[C->F] = {Region, C->Offset, C->Size};
+      Out[C->F] = {Region, C->Offset, C->Layout};
+  }
+
+  /// How much of \p Caller's frame (from its start) is live while it calls
+  /// node \p Callee.
+  uint64_t liveTop(Candidate &Caller, unsigned Callee) {
+    // Canaries are checked when the function returns: they are live
+    // across every call, and one follows each buffer.
+    if (!Caller.Layout.CanaryOffsets.empty())
+      return Caller.Size;
+    if (!Caller.Tops)
+      Caller.Tops = callTops(Caller);
+    uint64_t Top = 0;
+    bool Seen = false;
+    if (Function *F = calleeFunction(Callee)) {
+      auto It = Caller.Tops->Direct.find(F);
+      if (It != Caller.Tops->Direct.end()) {
+        Top = It->second;
+        Seen = true;
+      }
+    }
+    if (Caller.Tops->Indirect) {
+      Top = std::max(Top, *Caller.Tops->Indirect);
+      Seen = true;
+    }
+    // An edge none of its calls shows (an assumption's, the runtime's):
+    // the whole frame.
+    return Seen ? Top : Caller.Size;
+  }
+
+  /// The end of the highest buffer of \p C's frame alive after each of
+  /// its calls, by callee.
+  CallTops callTops(const Candidate &C) const {
+    const FrameLayout &L = C.Layout;
+    const DataLayout &DL = M.getDataLayout();
+    SmallVector<const AllocaInst *, 8> Queried(L.Allocas.begin(),
+                                               L.Allocas.end());
+    StackLifetime Lifetimes(*C.F, Queried, StackLifetime::LivenessType::May);
+    Lifetimes.run();
+    CallTops Tops;
+    // StackLifetime numbers the blocks reachable from the entry only;
+    // calls in the others never run.
+    for (const BasicBlock *BB : depth_first(&C.F->getEntryBlock()))
+      for (const Instruction &I : *BB) {
+        const auto *Call = dyn_cast<CallBase>(&I);
+        if (!Call || isa<IntrinsicInst>(Call) || Call->isInlineAsm())
+          continue;
+        uint64_t Top = 0;
+        for (unsigned A = 0; A < L.Allocas.size(); ++A)
+          if (Lifetimes.isAliveAfter(L.Allocas[A], Call))
+            Top = std::max(Top, L.Offsets[A] +
+                                    getAllocationSize(*L.Allocas[A], DL)
+                                        ->getFixedValue());
+        const Value *Callee = Call->getCalledOperand()->stripPointerCasts();
+        if (const auto *GA = dyn_cast<GlobalAlias>(Callee))
+          Callee = GA->getAliaseeObject();
+        if (const auto *F = dyn_cast<Function>(Callee))
+          Tops.Direct[F] = std::max(Tops.Direct.lookup(F), Top);
+        else
+          Tops.Indirect = std::max(Tops.Indirect.value_or(0), Top);
+      }
+    return Tops;
+  }
+
+  /// The function of the module that node \p N is, if any.
+  Function *calleeFunction(unsigned N) const {
+    if (Function *F = Program.functionAt(G.Nodes[N].Address))
+      return F;
+    return M.getFunction(G.Nodes[N].Name);
   }
 
   void remark() {
@@ -306,7 +389,7 @@ private:
 
   Module &M;
   const PlannedFunctions &Plans;
-  FrameSizeFn FrameSize;
+  FrameLayoutFn Layout;
   ModuleProgram Program;
   bound::CallGraph G;
   bool Hosted;
@@ -320,8 +403,8 @@ private:
 
 StaticFrames planStaticFrames(Module &M, const bound::Settings &S,
                               const PlannedFunctions &Plans,
-                              FrameSizeFn FrameSize) {
-  return Planner(M, S, Plans, FrameSize).run();
+                              FrameLayoutFn Layout) {
+  return Planner(M, S, Plans, Layout).run();
 }
 
 } // namespace scopealloc

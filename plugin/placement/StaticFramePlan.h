@@ -22,9 +22,12 @@
 //     only the graph can call it (local linkage and address not taken), or
 //     it is the entry itself.
 // Offsets: in the topological order of the entry's graph, a function's
-// frame starts above the planned frames of every chain of callers that
-// leads to it (whole frames: every caller's buffers count as live at each
-// call); the region is as large as the deepest chain. A thread start
+// frame starts above what is live of its callers' planned frames at each
+// call that leads to it: at a direct call, the caller's buffers that
+// StackLifetime finds alive after it (and all of them under stack
+// protection, whose canaries are checked at the end); at an indirect call,
+// or for an edge the function's calls do not show, the caller's whole
+// frame. The region is as large as the deepest chain. A thread start
 // routine's region, and that of an entry whose concurrency is unknown
 // (marked in the source, a policy's or the command line's), is
 // thread-local on a hosted target: one per thread.
@@ -34,6 +37,7 @@
 #define SCOPEALLOC_STATICFRAMEPLAN_H
 
 #include "BoundSettings.h"
+#include "placement/FrameLayout.h"
 #include "placement/ModuleProgram.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -57,20 +61,23 @@ namespace scopealloc {
 struct StaticFrameAddress {
   llvm::GlobalVariable *Region = nullptr; ///< thread-local or not
   uint64_t Offset = 0;
-  uint64_t Size = 0; ///< as planned: the demotion's layout must agree
+  /// The frame as planned, which the demotion lays out: the offsets of
+  /// its callees depend on it.
+  FrameLayout Layout;
 };
 using StaticFrames = llvm::DenseMap<const llvm::Function *, StaticFrameAddress>;
 
-/// The size and alignment of the frame that demoting \p Allocas of a
-/// function would lay out (FrameLayout.h, canaries included).
-using FrameSizeFn = llvm::function_ref<std::pair<uint64_t, llvm::Align>(
+/// The frame that demoting \p Allocas of a function lays out
+/// (FrameLayout.h, canaries included, buffers live across calls lowest),
+/// while their lifetime markers are in place.
+using FrameLayoutFn = llvm::function_ref<FrameLayout(
     llvm::Function &, llvm::ArrayRef<llvm::AllocaInst *>)>;
 
 /// Plans the frames of \p Plans whose policy says plan: static, creates
 /// the regions in \p M and emits a remark per frame, planned or not.
 StaticFrames planStaticFrames(llvm::Module &M, const bound::Settings &S,
                               const PlannedFunctions &Plans,
-                              FrameSizeFn FrameSize);
+                              FrameLayoutFn Layout);
 
 } // namespace scopealloc
 

@@ -219,7 +219,6 @@ void FunctionDemoter::demoteStaticFrame(StringRef Pool,
   if (Pool.empty() && PlannedAddress) {
     // A fixed place: the region (this thread's, if it is thread-local)
     // plus a constant; nothing to mark, bump or release.
-    assert(PlannedAddress->Size == Layout.Size && "planned another layout");
     IRBuilder<> B(EntryPoint);
     GlobalVariable *Region = PlannedAddress->Region;
     Value *Base = Region->isThreadLocal() ? createThreadLocalAddress(B, Region)
@@ -491,8 +490,17 @@ FunctionDemotion FunctionDemoter::run(ArrayRef<DemotionRequest> Requests,
   // insertion point is chosen, so that it is never one of them.
   PoolMap<FrameLayout> Layouts;
   uint64_t CanarySize = DemotedCanaries::size(F);
-  for (auto &[Pool, Allocas] : StaticByPool)
+  for (auto &[Pool, Allocas] : StaticByPool) {
+    // A planned frame keeps the layout it was planned with: its callees'
+    // offsets depend on where its buffers are live at each call.
+    if (Pool.empty() && PlannedAddress) {
+      assert(is_permutation(Allocas, PlannedAddress->Layout.Allocas) &&
+             "planned other buffers");
+      Layouts[Pool] = PlannedAddress->Layout;
+      continue;
+    }
     Layouts[Pool] = layoutFrame(F, Allocas, CanarySize);
+  }
   for (const DemotionRequest &R : Requests)
     eraseLifetimeMarkers(R.Alloca);
   EntryPoint = firstNonStaticAlloca(F.getEntryBlock());

@@ -67,40 +67,41 @@ public:
     collectCandidates();
     if (Candidates.empty())
       return StaticFrames();
+    assignRegions();
     std::vector<Reach> Reaches;
-    // Per node: the first entry that reaches it, and whether another does.
+    // Per node: the first entry that reaches it, one of another region
+    // that does too, and one whose graph is open.
     std::vector<unsigned> FirstEntry(G.Nodes.size(), ~0u);
-    std::vector<unsigned> SecondEntry(G.Nodes.size(), ~0u);
-    auto Mark = [&](unsigned E, const std::vector<unsigned> &Nodes) {
-      for (unsigned N : Nodes) {
+    std::vector<unsigned> OtherRegion(G.Nodes.size(), ~0u);
+    std::vector<unsigned> OpenEntry(G.Nodes.size(), ~0u);
+    auto Mark = [&](unsigned E, const Reach &R) {
+      for (unsigned N : R.Nodes) {
         if (FirstEntry[N] == ~0u)
           FirstEntry[N] = E;
-        else if (SecondEntry[N] == ~0u)
-          SecondEntry[N] = E;
+        else if (OtherRegion[N] == ~0u &&
+                 regionOf(FirstEntry[N]) != regionOf(E))
+          OtherRegion[N] = E;
+        if (!R.Open.empty() && OpenEntry[N] == ~0u)
+          OpenEntry[N] = E;
       }
     };
     for (unsigned E = 0; E < G.Entries.size(); ++E) {
       Reaches.push_back(reach(G.Entries[E].Node));
-      Mark(E, Reaches.back().Nodes);
+      Mark(E, Reaches.back());
     }
     // A function whose address is taken may also be called by code the
     // graph does not see (a library's worker thread, a table read at run
     // time): each is an entry of unknown concurrency, numbered after the
     // real ones.
     for (unsigned N = 0; N < G.Nodes.size(); ++N)
-      if (G.Nodes[N].AddressTaken && !G.Nodes[N].TargetSet &&
-          none_of(G.Entries,
-                  [&](const bound::EntryPoint &E) { return E.Node == N; })) {
+      if (G.Nodes[N].AddressTaken && !G.Nodes[N].TargetSet && !isEntry(N)) {
         Unseen.push_back(N);
-        Mark(G.Entries.size() + Unseen.size() - 1, reach(N).Nodes);
+        Mark(G.Entries.size() + Unseen.size() - 1, reach(N));
       }
     for (Candidate &C : Candidates) {
       if (!C.Why.empty())
         continue;
-      bool IsEntry = any_of(G.Entries, [&](const bound::EntryPoint &E) {
-        return E.Node == C.Node;
-      });
-      if (!IsEntry && G.Nodes[C.Node].AddressTaken) {
+      if (!isEntry(C.Node) && G.Nodes[C.Node].AddressTaken) {
         C.Why = "its address is taken: code the call graph does not see may "
                 "call it";
         continue;
@@ -114,23 +115,22 @@ public:
         C.Why = "only " + entryText(E) + " reaches it";
         continue;
       }
-      if (SecondEntry[C.Node] != ~0u) {
+      if (OtherRegion[C.Node] != ~0u) {
         C.Why = "entries " + entryText(E) + " and " +
-                entryText(SecondEntry[C.Node]) +
+                entryText(OtherRegion[C.Node]) +
                 " both reach it, and may run at the same time";
         continue;
       }
-      const bound::EntryPoint &EP = G.Entries[E];
-      if (StringRef(EP.Kind).starts_with("signal handler")) {
+      if (StringRef(G.Entries[E].Kind).starts_with("signal handler")) {
         C.Why = "its entry " + entryText(E) +
                 " is a signal handler, which may interrupt itself";
         continue;
       }
-      if (!Reaches[E].Open.empty()) {
-        C.Why = "its entry " + entryText(E) + " reaches " + Reaches[E].Open;
+      if (unsigned O = OpenEntry[C.Node]; O != ~0u) {
+        C.Why = "its entry " + entryText(O) + " reaches " + Reaches[O].Open;
         continue;
       }
-      if (C.Node != EP.Node && !C.F->hasLocalLinkage()) {
+      if (!isEntry(C.Node) && !C.F->hasLocalLinkage()) {
         C.Why = "it is visible outside the program (not internalized): code "
                 "the call graph does not see may call it";
         continue;
@@ -139,7 +139,8 @@ public:
     }
     StaticFrames Out;
     for (unsigned E = 0; E < G.Entries.size(); ++E)
-      placeEntry(E, Reaches[E], Out);
+      if (regionOf(E) == E)
+        placeRegion(E, Reaches, Out);
     remark();
     return Out;
   }
@@ -182,6 +183,42 @@ private:
     }
   }
 
+  bool isEntry(unsigned N) const {
+    return any_of(G.Entries,
+                  [&](const bound::EntryPoint &E) { return E.Node == N; });
+  }
+
+  /// On a hosted target main and the thread start routines share one
+  /// thread-local region: each runs at the bottom of its own thread's
+  /// stack, so a function they both reach has one offset, in every
+  /// thread's copy. Every other entry has a region of its own.
+  void assignRegions() {
+    RegionOf.resize(G.Entries.size());
+    std::vector<unsigned> Threads;
+    for (unsigned E = 0; E < G.Entries.size(); ++E) {
+      RegionOf[E] = E;
+      StringRef Kind = G.Entries[E].Kind;
+      if (Hosted && (Kind == "main" || Kind.starts_with("thread start")))
+        Threads.push_back(E);
+    }
+    if (Threads.size() > 1)
+      for (unsigned E : Threads)
+        RegionOf[E] = Threads.front();
+    ThreadsRegion = Threads.size() > 1 ? Threads.front() : ~0u;
+  }
+
+  /// The region of entry \p E (an unseen caller's is its own).
+  unsigned regionOf(unsigned E) const {
+    return E < RegionOf.size() ? RegionOf[E] : E;
+  }
+
+  std::string regionText(unsigned E) const {
+    if (regionOf(E) == ThreadsRegion)
+      return "the per-thread static region of main and the thread start "
+             "routines";
+    return "the static region of " + entryText(E);
+  }
+
   std::string entryText(unsigned E) const {
     if (E >= G.Entries.size())
       return "'" + G.Nodes[Unseen[E - G.Entries.size()]].Name +
@@ -219,18 +256,22 @@ private:
     return R;
   }
 
-  /// Offsets of the functions planned in entry \p E's region, in the
-  /// topological order of what it reaches (Kahn's: what is in or below a
-  /// cycle never comes out, and is not planned).
-  void placeEntry(unsigned E, const Reach &R, StaticFrames &Out) {
-    bool Any =
-        any_of(Candidates, [&](const Candidate &C) { return C.Entry == E; });
-    if (!Any)
+  /// Offsets of the functions planned in region \p R (the entries whose
+  /// region it is), in the topological order of what they reach (Kahn's:
+  /// what is in or below a cycle never comes out, and is not planned).
+  void placeRegion(unsigned R, const std::vector<Reach> &Reaches,
+                   StaticFrames &Out) {
+    auto InRegion = [&](const Candidate &C) {
+      return C.Entry != ~0u && regionOf(C.Entry) == R;
+    };
+    if (none_of(Candidates, InRegion))
       return;
     std::map<unsigned, unsigned> InDegree;
-    for (unsigned N : R.Nodes)
-      InDegree[N];
-    for (unsigned N : R.Nodes)
+    for (unsigned E = 0; E < G.Entries.size(); ++E)
+      if (regionOf(E) == R)
+        for (unsigned N : Reaches[E].Nodes)
+          InDegree[N];
+    for (auto &[N, D] : InDegree)
       for (unsigned C : G.Nodes[N].Callees)
         ++InDegree[C];
     std::vector<unsigned> Ready;
@@ -248,7 +289,7 @@ private:
       Candidate *Planned = nullptr;
       if (auto It = CandidateOf.find(N); It != CandidateOf.end()) {
         Candidate &C = Candidates[It->second];
-        if (C.Entry == E) {
+        if (InRegion(C)) {
           Planned = &C;
           C.Offset = alignTo(Base[N], C.Alignment);
           Size = std::max(Size, C.Offset + C.Size);
@@ -265,28 +306,41 @@ private:
     }
     std::vector<Candidate *> Placed;
     for (Candidate &C : Candidates) {
-      if (C.Entry != E)
+      if (!InRegion(C))
         continue;
       if (!Ordered.count(C.Node)) {
+        C.Why = "it is in or below a call cycle of its entry " +
+                entryText(C.Entry);
         C.Entry = ~0u;
-        C.Why = "it is in or below a call cycle of its entry " + entryText(E);
         continue;
       }
       Placed.push_back(&C);
     }
     if (Placed.empty())
       return;
-    // The region: one per entry point; per thread where one routine may
-    // run on several threads at once.
-    StringRef Kind = G.Entries[E].Kind;
+    // The threads' region holds frames of a thread start routine, or only
+    // main's: then it is main's, a plain global.
+    if (R == ThreadsRegion) {
+      std::vector<bool> ByThreads(G.Nodes.size());
+      for (unsigned E = 0; E < G.Entries.size(); ++E)
+        if (regionOf(E) == R && G.Entries[E].Kind != "main")
+          for (unsigned N : Reaches[E].Nodes)
+            ByThreads[N] = true;
+      if (none_of(Placed, [&](Candidate *C) { return ByThreads[C->Node]; }))
+        ThreadsRegion = ~0u;
+    }
+    // Per thread where one routine may run on several threads at once.
+    StringRef Kind = G.Entries[R].Kind;
     bool PerThread =
-        Hosted && (Kind.starts_with("thread start") || Kind == "marked entry" ||
-                   Kind == "policy entry" || Kind == "option");
+        Hosted && (R == ThreadsRegion || Kind.starts_with("thread start") ||
+                   Kind == "marked entry" || Kind == "policy entry" ||
+                   Kind == "option");
+    std::string Name = R == ThreadsRegion ? std::string("threads")
+                                          : G.Nodes[G.Entries[R].Node].Name;
     auto *Type = ArrayType::get(Type::getInt8Ty(M.getContext()), Size);
     auto *Region = new GlobalVariable(
         M, Type, /*isConstant=*/false, GlobalValue::InternalLinkage,
-        ConstantAggregateZero::get(Type),
-        "scopealloc.plan." + G.Nodes[G.Entries[E].Node].Name, nullptr,
+        ConstantAggregateZero::get(Type), "scopealloc.plan." + Name, nullptr,
         PerThread ? GlobalValue::GeneralDynamicTLSModel
                   : GlobalValue::NotThreadLocal);
     Region->setAlignment(MaxAlign);
@@ -371,8 +425,8 @@ private:
           return OptimizationRemark(DEBUG_TYPE, "StaticFrame", C.F)
                  << "'" << ore::NV("Function", C.F) << "': frame of "
                  << ore::NV("Bytes", C.Size) << " bytes at offset "
-                 << ore::NV("Offset", C.Offset) << " of the static region of "
-                 << entryText(C.Entry) << " (plan static: no run-time bump)";
+                 << ore::NV("Offset", C.Offset) << " of " << regionText(C.Entry)
+                 << " (plan static: no run-time bump)";
         });
         continue;
       }
@@ -397,6 +451,9 @@ private:
   std::map<unsigned, unsigned> CandidateOf; ///< node -> candidate
   /// Address-taken functions that are no entry point: callers unseen.
   std::vector<unsigned> Unseen;
+  std::vector<unsigned> RegionOf;   ///< by entry: the entry that names it
+  unsigned ThreadsRegion = ~0u;     ///< main's and the thread starts'
+
 };
 
 } // namespace

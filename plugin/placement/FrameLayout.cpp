@@ -1,15 +1,14 @@
 //===- FrameLayout.cpp - Offsets of demoted allocas in one frame ----------===//
 #include "placement/FrameLayout.h"
+#include "placement/CallSiteLiveness.h"
 #include "LLVMCompat.h"
 
-#include "llvm/ADT/DepthFirstIterator.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/StackLifetime.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
@@ -20,24 +19,6 @@ using namespace llvm;
 
 namespace scopealloc {
 
-/// For each of \p Allocas, after how many calls of \p F it is alive.
-static DenseMap<const AllocaInst *, unsigned>
-liveAcrossCalls(const Function &F, ArrayRef<const AllocaInst *> Allocas,
-                const StackLifetime &Lifetimes) {
-  DenseMap<const AllocaInst *, unsigned> Live;
-  // StackLifetime numbers only the blocks reachable from the entry.
-  for (const BasicBlock *BB : depth_first(&F.getEntryBlock()))
-    for (const Instruction &I : *BB) {
-      const auto *Call = dyn_cast<CallBase>(&I);
-      if (!Call || isa<IntrinsicInst>(Call) || Call->isInlineAsm())
-        continue;
-      for (const AllocaInst *AI : Allocas)
-        if (Lifetimes.isAliveAfter(AI, Call))
-          ++Live[AI];
-    }
-  return Live;
-}
-
 FrameLayout layoutFrame(const Function &F, ArrayRef<AllocaInst *> Allocas,
                         uint64_t CanarySize, bool LiveAcrossCallsLow) {
   const DataLayout &DL = F.getParent()->getDataLayout();
@@ -47,8 +28,11 @@ FrameLayout layoutFrame(const Function &F, ArrayRef<AllocaInst *> Allocas,
   StackLifetime Lifetimes(F, Queried, StackLifetime::LivenessType::May);
   Lifetimes.run();
   DenseMap<const AllocaInst *, unsigned> AcrossCalls;
-  if (LiveAcrossCallsLow)
-    AcrossCalls = liveAcrossCalls(F, Queried, Lifetimes);
+  if (LiveAcrossCallsLow) {
+    CallSiteLiveness Live = CallSiteLiveness::compute(F, Allocas);
+    for (unsigned A = 0; A < Allocas.size(); ++A)
+      AcrossCalls[Allocas[A]] = Live.CallsAcross[A];
+  }
   // (Alive across the most calls first,) most aligned first, then
   // largest, then program order: little padding, and the same layout for
   // the same input.

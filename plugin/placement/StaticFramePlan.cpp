@@ -1,6 +1,10 @@
 //===- StaticFramePlan.cpp - Demoted frames at fixed offsets --------------===//
 #include "placement/StaticFramePlan.h"
+#include "placement/CallSiteLiveness.h"
+#include "placement/GreedyBySize.h"
+#include "placement/TableDispatch.h"
 #include "Scope.h"
+#include "scopealloc/abi_constants.h"
 #include "policy/StackPolicy.h"
 
 #include "LLVMCompat.h" // llvm/TargetParser/Triple.h
@@ -29,13 +33,6 @@ namespace scopealloc {
 
 namespace {
 
-/// How high a caller's frame is live at its calls: the end of the highest
-/// buffer alive after each call.
-struct CallTops {
-  DenseMap<const Function *, uint64_t> Direct; ///< by callee
-  std::optional<uint64_t> Indirect;            ///< any indirect call
-};
-
 /// One function whose policy asks for a static frame.
 struct Candidate {
   Function *F;
@@ -43,7 +40,8 @@ struct Candidate {
   FrameLayout Layout;
   uint64_t Size = 0;
   Align Alignment;
-  std::optional<CallTops> Tops; ///< once asked for
+  std::optional<CallSiteLiveness> Live; ///< once asked for
+  unsigned FirstBuffer = 0; ///< its buffers' numbers in its region
   std::string Why; ///< why not, once known
   unsigned Entry = ~0u;
   uint64_t Offset = 0;
@@ -94,14 +92,16 @@ public:
     // time): each is an entry of unknown concurrency, numbered after the
     // real ones.
     for (unsigned N = 0; N < G.Nodes.size(); ++N)
-      if (G.Nodes[N].AddressTaken && !G.Nodes[N].TargetSet && !isEntry(N)) {
+      if (G.Nodes[N].AddressTaken && !G.Nodes[N].TargetSet && !isEntry(N) &&
+          !onlyOwnIndirectCalls(N)) {
         Unseen.push_back(N);
         Mark(G.Entries.size() + Unseen.size() - 1, reach(N));
       }
     for (Candidate &C : Candidates) {
       if (!C.Why.empty())
         continue;
-      if (!isEntry(C.Node) && G.Nodes[C.Node].AddressTaken) {
+      if (!isEntry(C.Node) && G.Nodes[C.Node].AddressTaken &&
+          !onlyOwnIndirectCalls(C.Node)) {
         C.Why = "its address is taken: code the call graph does not see may "
                 "call it";
         continue;
@@ -183,6 +183,27 @@ private:
     }
   }
 
+  /// ScopeAlloc's own runtime (outside the bitcode on bare metal, with
+  /// facts the link's check reads) calls into the program only through
+  /// function pointers it was given, whose targets are entries of their
+  /// own here (address taken), and through the failure hook, when the
+  /// program defines one.
+  bool isClosedRuntime(StringRef Name) const {
+    if (!Name.starts_with(SCOPEALLOC_API_PREFIX) &&
+        !Name.starts_with(SCOPEALLOC_SYMBOL_PREFIX))
+      return false;
+    const Function *Hook = M.getFunction(SCOPEALLOC_SYM_FREESTANDING_FAILURE);
+    return !Hook || Hook->isDeclaration();
+  }
+
+  /// Whether node \p N, whose address is taken, is called only by the
+  /// program's own indirect calls, which the graph resolves
+  /// (TableDispatch.h).
+  bool onlyOwnIndirectCalls(unsigned N) const {
+    const Function *F = Program.functionAt(G.Nodes[N].Address);
+    return F && F->hasLocalLinkage() && calledOnlyThroughOwnTables(*F);
+  }
+
   bool isEntry(unsigned N) const {
     return any_of(G.Entries,
                   [&](const bound::EntryPoint &E) { return E.Node == N; });
@@ -239,7 +260,7 @@ private:
       Work.pop_back();
       R.Nodes.push_back(N);
       if (R.Open.empty()) {
-        if (Program.isOutside(N))
+        if (Program.isOutside(N) && !isClosedRuntime(G.Nodes[N].Name))
           R.Open = "'" + G.Nodes[N].Name +
                    "', code outside the program that may call back";
         for (const bound::Cause &C : G.Nodes[N].Causes)
@@ -278,7 +299,16 @@ private:
     for (auto &[N, D] : InDegree)
       if (!D)
         Ready.push_back(N);
+    // The region's buffers are numbered for the greedy-by-size reference;
+    // Above[N]: those that may be live while N runs, in its callers.
+    unsigned Buffers = 0;
+    for (Candidate &C : Candidates)
+      if (InRegion(C)) {
+        C.FirstBuffer = Buffers;
+        Buffers += C.Layout.Allocas.size();
+      }
     std::map<unsigned, uint64_t> Base; // where the frames below N start
+    std::map<unsigned, BitVector> Above;
     std::set<unsigned> Ordered;
     uint64_t Size = 0;
     Align MaxAlign(16);
@@ -296,9 +326,20 @@ private:
           MaxAlign = std::max(MaxAlign, C.Alignment);
         }
       }
+      BitVector &Mine = Above.try_emplace(N, Buffers).first->second;
       for (unsigned C : G.Nodes[N].Callees) {
-        uint64_t Top =
-            Planned ? Planned->Offset + liveTop(*Planned, C) : Base[N];
+        BitVector &Theirs = Above.try_emplace(C, Buffers).first->second;
+        Theirs |= Mine;
+        uint64_t Top = Base[N];
+        if (Planned) {
+          BitVector Live = liveDuring(*Planned, C);
+          Top = Planned->Offset +
+                (Planned->Layout.CanaryOffsets.empty()
+                     ? liveTop(Planned->Layout, Live)
+                     : Planned->Size);
+          for (unsigned B : Live.set_bits())
+            Theirs.set(Planned->FirstBuffer + B);
+        }
         Base[C] = std::max(Base[C], Top);
         if (--InDegree[C] == 0)
           Ready.push_back(C);
@@ -347,67 +388,67 @@ private:
     Region->setDSOLocal(true);
     for (Candidate *C : Placed)
       Out[C->F] = {Region, C->Offset, C->Layout};
+    remarkRegion(R, *Region, Placed, Above);
   }
 
-  /// How much of \p Caller's frame (from its start) is live while it calls
+  /// The region's size beside greedy-by-size offsets of the same buffers
+  /// (GreedyBySize.h): two buffers conflict when one may be live while
+  /// the other's function runs, or in one frame when their lifetimes
+  /// overlap.
+  void remarkRegion(unsigned R, const GlobalVariable &Region,
+                    ArrayRef<Candidate *> Placed,
+                    const std::map<unsigned, BitVector> &Above) {
+    std::vector<PlannedBuffer> Buffers;
+    std::vector<std::pair<Candidate *, unsigned>> Owner;
+    for (Candidate *C : Placed) {
+      if (!C->Live)
+        C->Live = CallSiteLiveness::compute(*C->F, C->Layout.Allocas);
+      const DataLayout &DL = M.getDataLayout();
+      for (unsigned I = 0; I < C->Layout.Allocas.size(); ++I) {
+        const AllocaInst &AI = *C->Layout.Allocas[I];
+        Buffers.push_back(
+            {getAllocationSize(AI, DL)->getFixedValue(), AI.getAlign()});
+        Owner.push_back({C, I});
+      }
+    }
+    auto Conflict = [&](unsigned A, unsigned B) {
+      auto [CA, IA] = Owner[A];
+      auto [CB, IB] = Owner[B];
+      if (CA == CB)
+        return CA->Live->Ranges[IA].overlaps(CA->Live->Ranges[IB]);
+      return Above.at(CB->Node).test(CA->FirstBuffer + IA) ||
+             Above.at(CA->Node).test(CB->FirstBuffer + IB);
+    };
+    uint64_t Greedy = greedyBySize(Buffers, Conflict);
+    uint64_t Size = Region.getValueType()->getArrayNumElements();
+    Function *At = Program.functionAt(G.Nodes[G.Entries[R].Node].Address);
+    if (!At)
+      At = Placed.front()->F;
+    OptimizationRemarkEmitter ORE(At);
+    ORE.emit([&] {
+      return OptimizationRemarkAnalysis(DEBUG_TYPE, "StaticRegion", At)
+             << "static region " << Region.getName() << ": "
+             << ore::NV("Bytes", Size) << " bytes for "
+             << ore::NV("Frames", (unsigned)Placed.size())
+             << (Placed.size() == 1 ? " frame" : " frames") << " of "
+             << ore::NV("Buffers", (unsigned)Buffers.size())
+             << (Buffers.size() == 1 ? " buffer" : " buffers")
+             << "; greedy-by-size offsets of the same buffers: "
+             << ore::NV("GreedyBytes", Greedy) << " bytes";
+    });
+  }
+
+  /// The buffers of \p Caller's frame that may be live while it calls
   /// node \p Callee.
-  uint64_t liveTop(Candidate &Caller, unsigned Callee) {
+  BitVector liveDuring(Candidate &Caller, unsigned Callee) {
     // Canaries are checked when the function returns: they are live
     // across every call, and one follows each buffer.
     if (!Caller.Layout.CanaryOffsets.empty())
-      return Caller.Size;
-    if (!Caller.Tops)
-      Caller.Tops = callTops(Caller);
-    uint64_t Top = 0;
-    bool Seen = false;
-    if (Function *F = calleeFunction(Callee)) {
-      auto It = Caller.Tops->Direct.find(F);
-      if (It != Caller.Tops->Direct.end()) {
-        Top = It->second;
-        Seen = true;
-      }
-    }
-    if (Caller.Tops->Indirect) {
-      Top = std::max(Top, *Caller.Tops->Indirect);
-      Seen = true;
-    }
-    // An edge none of its calls shows (an assumption's, the runtime's):
-    // the whole frame.
-    return Seen ? Top : Caller.Size;
-  }
-
-  /// The end of the highest buffer of \p C's frame alive after each of
-  /// its calls, by callee.
-  CallTops callTops(const Candidate &C) const {
-    const FrameLayout &L = C.Layout;
-    const DataLayout &DL = M.getDataLayout();
-    SmallVector<const AllocaInst *, 8> Queried(L.Allocas.begin(),
-                                               L.Allocas.end());
-    StackLifetime Lifetimes(*C.F, Queried, StackLifetime::LivenessType::May);
-    Lifetimes.run();
-    CallTops Tops;
-    // StackLifetime numbers the blocks reachable from the entry only;
-    // calls in the others never run.
-    for (const BasicBlock *BB : depth_first(&C.F->getEntryBlock()))
-      for (const Instruction &I : *BB) {
-        const auto *Call = dyn_cast<CallBase>(&I);
-        if (!Call || isa<IntrinsicInst>(Call) || Call->isInlineAsm())
-          continue;
-        uint64_t Top = 0;
-        for (unsigned A = 0; A < L.Allocas.size(); ++A)
-          if (Lifetimes.isAliveAfter(L.Allocas[A], Call))
-            Top = std::max(Top, L.Offsets[A] +
-                                    getAllocationSize(*L.Allocas[A], DL)
-                                        ->getFixedValue());
-        const Value *Callee = Call->getCalledOperand()->stripPointerCasts();
-        if (const auto *GA = dyn_cast<GlobalAlias>(Callee))
-          Callee = GA->getAliaseeObject();
-        if (const auto *F = dyn_cast<Function>(Callee))
-          Tops.Direct[F] = std::max(Tops.Direct.lookup(F), Top);
-        else
-          Tops.Indirect = std::max(Tops.Indirect.value_or(0), Top);
-      }
-    return Tops;
+      return BitVector(Caller.Layout.Allocas.size(), true);
+    if (!Caller.Live)
+      Caller.Live =
+          CallSiteLiveness::compute(*Caller.F, Caller.Layout.Allocas);
+    return Caller.Live->aliveDuring(calleeFunction(Callee));
   }
 
   /// The function of the module that node \p N is, if any.

@@ -27,7 +27,12 @@
 #     make it hold, and the rebuilt demo fits and prints the same results;
 #  9. fit under full LTO: the same tight policy with -flto, no suggestion and
 #     no rebuild: the pass at the link moves what the estimate needs, the
-#     link's check passes, and the demo prints the same results.
+#     link's check passes, and the demo prints the same results;
+# 10. plan: static under full LTO (start-up code in the LTO link too): the
+#     4 KiB buffer gets a fixed offset in Reset_Handler's region, with no
+#     runtime call; the demo prints the same results with no workspace
+#     allocation; the region's size beside the bump's peak, the bound and a
+#     greedy-by-size plan of the same buffers.
 #
 # Usage: test/baremetal/bare-metal-demo.sh [--prefix P] [--out DIR]
 #   --prefix P  an installed ScopeAlloc (default: build and use build/install)
@@ -321,5 +326,34 @@ grep -E "fit-stack-bound|estimated stack" lto-link.txt | sed -E 's/^.*demo\.c:/ 
 check_fitted lto.elf "LTO-fitted demo"
 lto_bound=$fitted_bound lto_stack=$fitted_stack
 echo "  full LTO with tight.yaml: stack bound $lto_bound bytes (at most 256), measured $lto_stack; results identical to the plain build"
+
+step "plan: static under full LTO: demoted frames at fixed offsets"
+# startup.c joins the LTO link: the planner must see every function that
+# Reset_Handler reaches (the board's output included) to place a frame.
+"$cc" "${cflags[@]}" "${policy[@]}" -flto -mllvm -scope-alloc-plan=static -c "$src/demo.c" -o plan.o
+"$cc" "${cflags[@]}" "${policy[@]}" -flto -mllvm -scope-alloc-plan=static -c "$src/startup.c" -o plan-startup.o
+"$cc" "${ldflags[@]}" "${policy[@]}" -flto -Rpass=scope-alloc -Rpass-analysis=scope-alloc \
+  -fno-diagnostics-show-option plan-startup.o plan.o -o plan.elf >plan-link.txt 2>&1 ||
+  fail "the plan: static link failed: $(cat plan-link.txt)"
+grep -q "'histogram_checksum': frame of 4096 bytes at offset 0 of the static region of 'Reset_Handler'" plan-link.txt ||
+  fail "the link did not plan histogram_checksum's frame: $(cat plan-link.txt)"
+plan_greedy=$(sed -nE 's/.*static region scopealloc.plan.Reset_Handler: .*greedy-by-size offsets of the same buffers: ([0-9]+) bytes.*/\1/p' plan-link.txt)
+[ -n "$plan_greedy" ] || fail "no region remark for Reset_Handler: $(cat plan-link.txt)"
+read -r _ plan_section plan_size < <("$llvm/llvm-objdump" -t plan.elf |
+  awk '$NF == "scopealloc.plan.Reset_Handler" {print $1, $(NF-2), $(NF-1)}')
+[ "$plan_section" = .bss ] || fail "scopealloc.plan.Reset_Handler is not in .bss"
+plan_size=$((16#$plan_size))
+plan_asm=$(disasm plan.elf histogram_checksum)
+! grep -q '<__scopealloc_' <<<"$plan_asm" ||
+  fail "the planned histogram_checksum calls the runtime: $(grep -o '<__scopealloc_[a-z_]*>' <<<"$plan_asm" | sort -u)"
+run plan.elf
+[ "$(cat plan.elf.rc)" = 0 ] || fail "plan.elf exited with $(cat plan.elf.rc)"
+diff <(grep checksum plan.elf.out) <(grep checksum plain.elf.out) >/dev/null ||
+  fail "results of the planned demo differ from the plain build"
+[ "$(field plan.elf.out 'pool workspace' allocs)" = 0 ] ||
+  fail "the planned demo still allocated from pool workspace: $(grep 'pool workspace' plan.elf.out)"
+[ "$plan_size" -le 4096 ] || fail "the planned region ($plan_size bytes) exceeds the bump's peak of 4096"
+echo "  histogram_checksum: no runtime call; results identical to the plain build; pool workspace: 0 allocations"
+echo "  memory of the demoted frames: planned region $plan_size bytes; bump's peak 4096; bound $ws_bound; greedy-by-size $plan_greedy"
 echo
 echo "bare-metal-demo: ok"

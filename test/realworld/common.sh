@@ -168,8 +168,9 @@ rw_fresh_tree() {
 #   default        scopealloc-clang -O2 at the default policy (bounds.sh)
 #   gcc12          gcc-12 -O2 -fstack-usage -fcallgraph-info=su: GCC's own
 #                  frame sizes and call graph, per object (bounds.sh)
-# A program makes the LTO builds it lists in rw_lto ("full thin": zlib;
-# "thin": sqlite, whose LTO links take longest).
+# A program makes the LTO builds it lists in rw_lto ("full thin planned":
+# zlib; "planned": bzip2, lua; "thin": sqlite, whose LTO links take
+# longest).
 rw_cc() {
   case $1 in
     plain) echo "$RW_CLANG" ;;
@@ -193,7 +194,8 @@ rw_cflags() {
 rw_scopealloc_flags() {
   case $1 in
     plain|default|gcc12) echo "" ;;
-    limit0+planned) echo "$RW_LIMIT0 -mllvm -scope-alloc-plan=static" ;;
+    # The link's remarks say which frames it planned (rw_plan_count).
+    limit0+planned) echo "$RW_LIMIT0 -mllvm -scope-alloc-plan=static -Rpass=scope-alloc -Rpass-missed=scope-alloc -Rpass-analysis=scope-alloc" ;;
     *) echo "$RW_LIMIT0" ;;
   esac
 }
@@ -212,8 +214,10 @@ rw_builds() {
   local build builds=
   for build in $RW_BUILDS; do
     case $build in
-      limit0+lto|limit0+planned)
+      limit0+lto)
         case " ${rw_lto:-} " in *" full "*) ;; *) continue ;; esac ;;
+      limit0+planned)
+        case " ${rw_lto:-} " in *" planned "*) ;; *) continue ;; esac ;;
       limit0+thinlto) case " ${rw_lto:-} " in *" thin "*) ;; *) continue ;; esac ;;
     esac
     builds="$builds $build"
@@ -226,7 +230,7 @@ rw_builds() {
 rw_run_env() {
   case $1 in
     plain|gcc12) echo "SCOPEALLOC_STATS=0" ;;
-    default|limit0|limit0+lto|limit0+thinlto) echo "SCOPEALLOC_STATS=1" ;;
+    default|limit0|limit0+lto|limit0+thinlto|limit0+planned) echo "SCOPEALLOC_STATS=1" ;;
     limit0+asan) echo "SCOPEALLOC_STATS=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:halt_on_error=1" ;;
   esac
 }
@@ -316,6 +320,21 @@ rw_need_plan() {
     fi
     echo "plan: $p: main's region $((16#$size)) bytes" >> "$log"
   done
+}
+
+# rw_plan_count LOG BUILDLOG: how many of the demoted frames the link of a
+# plan: static build planned, from its remarks in BUILDLOG, each region's
+# size beside greedy-by-size offsets of its buffers, and why the others
+# keep the bump (the most common reasons, names elided), to LOG.
+rw_plan_count() {
+  local log=$1 buildlog=$2 planned kept
+  planned=$(grep -c "static region of" "$buildlog")
+  kept=$(grep -c "stays on the run-time arena (plan static)" "$buildlog")
+  echo "plan: $planned of $((planned + kept)) demoted frames planned (all links of the build)" >> "$log"
+  grep -o "static region scopealloc[.]plan[.][^ ]*: .*" "$buildlog" | sed "s/^/plan: /" >> "$log"
+  grep "stays on the run-time arena (plan static)" "$buildlog" |
+    sed -e 's/.*(plan static): //' -e "s/'[^']*'/'_'/g" |
+    sort | uniq -c | sort -rn | head -5 | sed 's/^/plan: kept: /' >> "$log"
 }
 
 # Builds and checks every build in $RW_BUILDS with the program's own

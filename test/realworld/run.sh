@@ -21,8 +21,9 @@
 # (scopealloc-clang -O2 -mllvm -scope-alloc-max-stack-alloca=0) and
 # limit0+asan (the same with -fsanitize=address), limit0+lto and
 # limit0+thinlto (the same with -flto / -flto=thin: the pass runs in lld at
-# the link; zlib both, sqlite ThinLTO only), limit0+planned (zlib: full LTO
-# with plan: static); libpng only limit0, a
+# the link; zlib both, sqlite ThinLTO only), limit0+planned (zlib, bzip2,
+# lua: full LTO with plan: static, the link's count of planned frames in
+# the check log); libpng only limit0, a
 # shared library with its version script (see libpng.sh); libsodium and
 # zstd only limit0, with their own build systems, assembly and checks; re2
 # (C++) only limit0, its own Makefile and quick tests. The checks of the limit-0

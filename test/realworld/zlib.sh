@@ -52,11 +52,13 @@ check_zlib() { # BUILD DIR
     case $build in
       plain) ;;
       # minigzip's frames are all planned: no workspace use is right.
-      *planned) rw_need_plan "$log" ./minigzip ./example || exit 1 ;;
+      *planned)
+        rw_need_plan "$log" ./minigzip ./example || exit 1
+        rw_plan_count "$log" build.log ;;
       *) rw_need_allocs "$log" || exit 1 ;;
     esac
   )
 }
 
-rw_lto="full thin"
+rw_lto="full thin planned"
 rw_build_and_check_all zlib "$base"

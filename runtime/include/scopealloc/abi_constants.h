@@ -49,6 +49,10 @@
 #define SCOPEALLOC_SYM_POOL_RELEASE "__scopealloc_pool_release"
 #define SCOPEALLOC_SYM_NOTE_FRAME "__scopealloc_note_frame"
 #define SCOPEALLOC_SYM_TLS_POOL "__scopealloc_tls_pool"
+/* The application's hook a freestanding runtime calls on a failure
+ * (scopealloc.h): the one way the runtime calls into the program but for
+ * function pointers it was given. */
+#define SCOPEALLOC_SYM_FREESTANDING_FAILURE "scopealloc_freestanding_failure"
 /* A named pool <name> is the global __scopealloc_pool_<name>. */
 #define SCOPEALLOC_POOL_SYMBOL_PREFIX "__scopealloc_pool_"
 /* The buffer SCOPEALLOC_DEFINE_POOL(<name>, N) defines (scopealloc.h pastes

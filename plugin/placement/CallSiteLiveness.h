@@ -1,0 +1,57 @@
+//===- CallSiteLiveness.h - A frame's buffers live at each call -*- C++ -*-===//
+//
+// Which buffers of a demoted frame are alive while its function calls
+// another: LLVM's StackLifetime (the lifetime markers clang writes for each
+// block scope) asked after each call. A statically planned callee starts
+// above only those (StaticFramePlan.h), and the greedy-by-size reference
+// counts them as the callee's conflicts.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCOPEALLOC_CALLSITELIVENESS_H
+#define SCOPEALLOC_CALLSITELIVENESS_H
+
+#include "placement/FrameLayout.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Analysis/StackLifetime.h"
+
+#include <optional>
+#include <vector>
+
+namespace llvm {
+class AllocaInst;
+class Function;
+} // namespace llvm
+
+namespace scopealloc {
+
+struct CallSiteLiveness {
+  /// Bits index the buffers as given. Alive after some call of each direct
+  /// callee, and after some indirect call.
+  llvm::DenseMap<const llvm::Function *, llvm::BitVector> Direct;
+  std::optional<llvm::BitVector> Indirect;
+  /// Each buffer's live range, for overlaps inside the frame.
+  std::vector<llvm::StackLifetime::LiveRange> Ranges;
+  /// After how many calls each buffer is alive.
+  std::vector<unsigned> CallsAcross;
+  unsigned Buffers = 0;
+
+  /// \p Buffers of \p F (constant-size allocas of its entry block); must
+  /// run while their lifetime markers are in place.
+  static CallSiteLiveness compute(const llvm::Function &F,
+                                  llvm::ArrayRef<llvm::AllocaInst *> Buffers);
+
+  /// The buffers alive while \p F runs, called from this frame's function:
+  /// those after its direct calls of it and after its indirect calls; all
+  /// of them when \p F is null or no call shows it (an assumption's edge).
+  llvm::BitVector aliveDuring(const llvm::Function *F) const;
+};
+
+/// The end of the highest of the \p Live buffers of \p L (0 for none).
+uint64_t liveTop(const FrameLayout &L, const llvm::BitVector &Live);
+
+} // namespace scopealloc
+
+#endif

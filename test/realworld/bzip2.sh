@@ -73,6 +73,6 @@ check_bzip2() { # BUILD DIR
   )
 }
 
-rw_lto=planned
+rw_lto="full planned"
 
 rw_build_and_check_all bzip2 "$base"

@@ -169,8 +169,8 @@ rw_fresh_tree() {
 #   gcc12          gcc-12 -O2 -fstack-usage -fcallgraph-info=su: GCC's own
 #                  frame sizes and call graph, per object (bounds.sh)
 # A program makes the LTO builds it lists in rw_lto ("full thin planned":
-# zlib; "planned": bzip2, lua; "thin": sqlite, whose LTO links take
-# longest).
+# zlib; "full planned": bzip2; "planned": lua; "thin": sqlite, whose LTO
+# links take longest).
 rw_cc() {
   case $1 in
     plain) echo "$RW_CLANG" ;;

@@ -70,6 +70,13 @@ struct Image {
   /// Pools by name: the size of buffer scopealloc_buffer_<name>, else the
   /// initial limit - base of __scopealloc_pool_<name>.
   std::map<std::string, PoolCapacity> Pools;
+  /// plan: static's regions (scopealloc.plan.<entry>): the planned
+  /// frames' memory, static data rather than pool use.
+  struct StaticRegion {
+    uint64_t Bytes;
+    bool PerThread;
+  };
+  std::map<std::string, StaticRegion> StaticRegions;
   /// What could not be read, e.g. a truncated record.
   std::vector<std::string> Problems;
 

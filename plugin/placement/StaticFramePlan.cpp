@@ -381,7 +381,8 @@ private:
     auto *Type = ArrayType::get(Type::getInt8Ty(M.getContext()), Size);
     auto *Region = new GlobalVariable(
         M, Type, /*isConstant=*/false, GlobalValue::InternalLinkage,
-        ConstantAggregateZero::get(Type), "scopealloc.plan." + Name, nullptr,
+        ConstantAggregateZero::get(Type),
+        SCOPEALLOC_PLAN_REGION_PREFIX + Name, nullptr,
         PerThread ? GlobalValue::GeneralDynamicTLSModel
                   : GlobalValue::NotThreadLocal);
     Region->setAlignment(MaxAlign);

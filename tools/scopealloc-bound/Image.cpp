@@ -328,8 +328,8 @@ private:
     return Error::success();
   }
 
-  /// The pools the image defines, by their buffers (the macros'
-  /// scopealloc_buffer_<name>) or, for a pool over memory given by address
+  /// plan: static's regions, and the pools the image defines, by their
+  /// buffers (the macros' scopealloc_buffer_<name>) or, for a pool over memory given by address
   /// (SCOPEALLOC_DEFINE_POOL_OVER), by the initial limit and base of
   /// __scopealloc_pool_<name> (zero in a position-independent image, where
   /// relocations fill them in: then unknown).
@@ -346,11 +346,18 @@ private:
     std::map<std::string, PoolCapacity> Structs;
     for (unsigned K = 1; K < T.Syms.size(); ++K) {
       const Elf_Sym &Sym = T.Syms[K];
-      if (Sym.getType() != ELF::STT_OBJECT)
+      if (Sym.getType() != ELF::STT_OBJECT && Sym.getType() != ELF::STT_TLS)
         continue;
       Expected<StringRef> Name = symbolName(T, K);
       if (!Name)
         return Name.takeError();
+      if (Name->starts_with(SCOPEALLOC_PLAN_REGION_PREFIX)) {
+        Img.StaticRegions[Name->str()] = {Sym.st_size,
+                                          Sym.getType() == ELF::STT_TLS};
+        continue;
+      }
+      if (Sym.getType() != ELF::STT_OBJECT)
+        continue;
       if (Name->starts_with(BufferPrefix)) {
         if (Sym.st_size)
           Img.Pools[Name->drop_front(BufferPrefix.size()).str()] = {

@@ -76,6 +76,10 @@ void printText(raw_ostream &OS, const Image &Img, const CallGraph &G,
   for (const auto &[Pool, C] : Img.Pools)
     OS << "  pool " << Pool << ": " << C.Bytes << " bytes in the image ("
        << C.From << ")\n";
+  for (const auto &[Name, R] : Img.StaticRegions)
+    OS << "  static region " << Name << ": " << R.Bytes
+       << " bytes of planned frames (plan: static"
+       << (R.PerThread ? ", per thread" : "") << "), not in any pool\n";
   for (const std::string &W : G.Warnings)
     OS << "warning: " << W << '\n';
   for (const std::string &P : Img.Problems)
@@ -176,6 +180,10 @@ void printJSON(raw_ostream &OS, const Image &Img, const CallGraph &G,
   for (const auto &[Pool, C] : Img.Pools)
     Capacities[Pool] =
         json::Object{{"bytes", int64_t(C.Bytes)}, {"symbol", C.From}};
+  json::Object Regions;
+  for (const auto &[Name, R] : Img.StaticRegions)
+    Regions[Name] = json::Object{{"bytes", int64_t(R.Bytes)},
+                                 {"per_thread", R.PerThread}};
   json::Object Doc{{"schema", "scopealloc-bound"},
                    {"version", SchemaVersion},
                    {"image", Img.Path},
@@ -187,6 +195,7 @@ void printJSON(raw_ostream &OS, const Image &Img, const CallGraph &G,
                    {"functions_with_frame_sizes", int64_t(G.WithFrames)},
                    {"pools", json::Array(G.Pools)},
                    {"pool_capacities", std::move(Capacities)},
+                   {"static_regions", std::move(Regions)},
                    {"entries", std::move(Entries)},
                    {"warnings", std::move(Warnings)}};
   OS << formatv("{0:2}", json::Value(std::move(Doc))) << '\n';

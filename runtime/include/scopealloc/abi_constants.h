@@ -53,6 +53,9 @@
  * (scopealloc.h): the one way the runtime calls into the program but for
  * function pointers it was given. */
 #define SCOPEALLOC_SYM_FREESTANDING_FAILURE "scopealloc_freestanding_failure"
+/* plan: static: the region of an entry point's planned frames, an internal
+ * array scopealloc.plan.<entry> (.bss, or .tbss when per thread). */
+#define SCOPEALLOC_PLAN_REGION_PREFIX "scopealloc.plan."
 /* A named pool <name> is the global __scopealloc_pool_<name>. */
 #define SCOPEALLOC_POOL_SYMBOL_PREFIX "__scopealloc_pool_"
 /* The buffer SCOPEALLOC_DEFINE_POOL(<name>, N) defines (scopealloc.h pastes

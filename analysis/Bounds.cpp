@@ -288,78 +288,35 @@ private:
     return K;
   }
 
-  /// Tarjan's algorithm, iteratively: components come out callees first.
+  /// The components (callees first), with the recursion depth of each
+  /// cycle that declares one.
   void findComponents() {
-    unsigned N = G.Nodes.size();
-    ComponentOf.assign(N, -1);
-    std::vector<int> Index(N, -1), Low(N, 0);
-    std::vector<bool> OnStack(N, false);
-    std::vector<unsigned> Stack;
-    int Next = 0;
-    struct Frame {
-      unsigned Node, Edge;
-    };
-    for (unsigned Root = 0; Root < N; ++Root) {
-      if (Index[Root] >= 0)
-        continue;
-      std::vector<Frame> Work{{Root, 0}};
-      Index[Root] = Low[Root] = Next++;
-      Stack.push_back(Root);
-      OnStack[Root] = true;
-      while (!Work.empty()) {
-        Frame &F = Work.back();
-        const std::vector<unsigned> &Out = G.Nodes[F.Node].Callees;
-        if (F.Edge < Out.size()) {
-          unsigned W = Out[F.Edge++];
-          if (Index[W] < 0) {
-            Index[W] = Low[W] = Next++;
-            Stack.push_back(W);
-            OnStack[W] = true;
-            Work.push_back({W, 0});
-          } else if (OnStack[W]) {
-            Low[F.Node] = std::min(Low[F.Node], Index[W]);
+    bound::Components Found = bound::findComponents(G);
+    ComponentOf = std::move(Found.Of);
+    for (unsigned C = 0; C < Found.Members.size(); ++C) {
+      std::vector<unsigned> &Members = Found.Members[C];
+      bool Cycle = Found.Cycle[C];
+      std::optional<uint64_t> Depth;
+      std::string DepthFrom;
+      if (Cycle)
+        for (unsigned M : Members) {
+          const Node &Nd = G.Nodes[M];
+          std::optional<uint64_t> D;
+          std::string From;
+          if (auto It = S.RecursionDepth.find(Nd.Name);
+              !Nd.TargetSet && It != S.RecursionDepth.end()) {
+            D = It->second;
+            From = S.RecursionFrom.lookup(Nd.Name);
+          } else if (Nd.Facts && Nd.Facts->RecursionBound) {
+            D = Nd.Facts->RecursionBound;
+            From = "SCOPEALLOC_RECURSION_BOUND on " + Nd.Name;
           }
-          continue;
+          if (D && (!Depth || *D < *Depth)) {
+            Depth = D;
+            DepthFrom = From;
+          }
         }
-        unsigned V = F.Node;
-        Work.pop_back();
-        if (!Work.empty())
-          Low[Work.back().Node] = std::min(Low[Work.back().Node], Low[V]);
-        if (Low[V] != Index[V])
-          continue;
-        std::vector<unsigned> Members;
-        unsigned W;
-        do {
-          W = Stack.back();
-          Stack.pop_back();
-          OnStack[W] = false;
-          ComponentOf[W] = Components.size();
-          Members.push_back(W);
-        } while (W != V);
-        std::reverse(Members.begin(), Members.end());
-        bool Cycle = Members.size() > 1 || is_contained(G.Nodes[V].Callees, V);
-        std::optional<uint64_t> Depth;
-        std::string DepthFrom;
-        if (Cycle)
-          for (unsigned M : Members) {
-            const Node &Nd = G.Nodes[M];
-            std::optional<uint64_t> D;
-            std::string From;
-            if (auto It = S.RecursionDepth.find(Nd.Name);
-                !Nd.TargetSet && It != S.RecursionDepth.end()) {
-              D = It->second;
-              From = S.RecursionFrom.lookup(Nd.Name);
-            } else if (Nd.Facts && Nd.Facts->RecursionBound) {
-              D = Nd.Facts->RecursionBound;
-              From = "SCOPEALLOC_RECURSION_BOUND on " + Nd.Name;
-            }
-            if (D && (!Depth || *D < *Depth)) {
-              Depth = D;
-              DepthFrom = From;
-            }
-          }
-        Components.push_back({std::move(Members), Cycle, Depth, DepthFrom});
-      }
+      Components.push_back({std::move(Members), Cycle, Depth, DepthFrom});
     }
   }
 

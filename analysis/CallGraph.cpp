@@ -471,6 +471,63 @@ void setMachineDefaults(const Image &Img, Settings &S) {
     S.ExceptionFrame = Target.ExceptionFrame;
 }
 
+Components findComponents(const CallGraph &G) {
+  Components K;
+  unsigned N = G.Nodes.size();
+  K.Of.assign(N, -1);
+  std::vector<int> Index(N, -1), Low(N, 0);
+  std::vector<bool> OnStack(N, false);
+  std::vector<unsigned> Stack;
+  int Next = 0;
+  struct Frame {
+    unsigned Node, Edge;
+  };
+  for (unsigned Root = 0; Root < N; ++Root) {
+    if (Index[Root] >= 0)
+      continue;
+    std::vector<Frame> Work{{Root, 0}};
+    Index[Root] = Low[Root] = Next++;
+    Stack.push_back(Root);
+    OnStack[Root] = true;
+    while (!Work.empty()) {
+      Frame &F = Work.back();
+      const std::vector<unsigned> &Out = G.Nodes[F.Node].Callees;
+      if (F.Edge < Out.size()) {
+        unsigned W = Out[F.Edge++];
+        if (Index[W] < 0) {
+          Index[W] = Low[W] = Next++;
+          Stack.push_back(W);
+          OnStack[W] = true;
+          Work.push_back({W, 0});
+        } else if (OnStack[W]) {
+          Low[F.Node] = std::min(Low[F.Node], Index[W]);
+        }
+        continue;
+      }
+      unsigned V = F.Node;
+      Work.pop_back();
+      if (!Work.empty())
+        Low[Work.back().Node] = std::min(Low[Work.back().Node], Low[V]);
+      if (Low[V] != Index[V])
+        continue;
+      std::vector<unsigned> Members;
+      unsigned W;
+      do {
+        W = Stack.back();
+        Stack.pop_back();
+        OnStack[W] = false;
+        K.Of[W] = K.Members.size();
+        Members.push_back(W);
+      } while (W != V);
+      std::reverse(Members.begin(), Members.end());
+      K.Cycle.push_back(Members.size() > 1 ||
+                        is_contained(G.Nodes[V].Callees, V));
+      K.Members.push_back(std::move(Members));
+    }
+  }
+  return K;
+}
+
 CallGraph analyzeImage(const Image &Img, const Settings &S) {
   CallGraph G = buildCallGraph(Img, S);
   if (Img.Records.empty())

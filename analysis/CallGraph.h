@@ -107,6 +107,15 @@ std::string poolName(const std::string &Pool);
 /// Builds the graph of a linked image.
 CallGraph buildCallGraph(const Image &Img, const Settings &S);
 
+/// The strongly connected components of a graph, callees first.
+struct Components {
+  std::vector<int> Of;                       ///< by node
+  std::vector<std::vector<unsigned>> Members; ///< each in the order found
+  std::vector<bool> Cycle; ///< more than one member, or one that calls itself
+};
+/// Tarjan's algorithm, iteratively.
+Components findComponents(const CallGraph &G);
+
 /// The call overhead, red zone and exception frame of the image's machine.
 void setMachineDefaults(const Image &Img, Settings &S);
 

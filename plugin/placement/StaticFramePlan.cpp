@@ -66,6 +66,7 @@ public:
     if (Candidates.empty())
       return StaticFrames();
     assignRegions();
+    Comps = bound::findComponents(G);
     std::vector<Reach> Reaches;
     // Per node: the first entry that reaches it, one of another region
     // that does too, and one whose graph is open.
@@ -278,8 +279,10 @@ private:
   }
 
   /// Offsets of the functions planned in region \p R (the entries whose
-  /// region it is), in the topological order of what they reach (Kahn's:
-  /// what is in or below a cycle never comes out, and is not planned).
+  /// region it is), in the topological order of the components of what
+  /// they reach (Kahn's). A call cycle's members keep the bump: a frame
+  /// below the cycle is live once at a time still, and starts above what
+  /// is live of the planned frames above the cycle.
   void placeRegion(unsigned R, const std::vector<Reach> &Reaches,
                    StaticFrames &Out) {
     auto InRegion = [&](const Candidate &C) {
@@ -287,71 +290,75 @@ private:
     };
     if (none_of(Candidates, InRegion))
       return;
-    std::map<unsigned, unsigned> InDegree;
+    // In-degrees of the components (a cycle's members reach each other:
+    // a component lies wholly inside what the region reaches or outside).
+    std::map<int, unsigned> InDegree;
     for (unsigned E = 0; E < G.Entries.size(); ++E)
       if (regionOf(E) == R)
         for (unsigned N : Reaches[E].Nodes)
-          InDegree[N];
-    for (auto &[N, D] : InDegree)
-      for (unsigned C : G.Nodes[N].Callees)
-        ++InDegree[C];
-    std::vector<unsigned> Ready;
-    for (auto &[N, D] : InDegree)
+          InDegree[Comps.Of[N]];
+    for (auto &[K, D] : InDegree)
+      for (unsigned N : Comps.Members[K])
+        for (unsigned C : G.Nodes[N].Callees)
+          if (Comps.Of[C] != K)
+            ++InDegree[Comps.Of[C]];
+    std::vector<int> Ready;
+    for (auto &[K, D] : InDegree)
       if (!D)
-        Ready.push_back(N);
+        Ready.push_back(K);
     // The region's buffers are numbered for the greedy-by-size reference;
-    // Above[N]: those that may be live while N runs, in its callers.
+    // Above[K]: those that may be live while K runs, in its callers.
     unsigned Buffers = 0;
     for (Candidate &C : Candidates)
       if (InRegion(C)) {
         C.FirstBuffer = Buffers;
         Buffers += C.Layout.Allocas.size();
       }
-    std::map<unsigned, uint64_t> Base; // where the frames below N start
-    std::map<unsigned, BitVector> Above;
-    std::set<unsigned> Ordered;
+    std::map<int, uint64_t> Base; // where the frames below K start
+    std::map<int, BitVector> Above;
     uint64_t Size = 0;
     Align MaxAlign(16);
     while (!Ready.empty()) {
-      unsigned N = Ready.back();
+      int K = Ready.back();
       Ready.pop_back();
-      Ordered.insert(N);
       Candidate *Planned = nullptr;
-      if (auto It = CandidateOf.find(N); It != CandidateOf.end()) {
-        Candidate &C = Candidates[It->second];
-        if (InRegion(C)) {
-          Planned = &C;
-          C.Offset = alignTo(Base[N], C.Alignment);
-          Size = std::max(Size, C.Offset + C.Size);
-          MaxAlign = std::max(MaxAlign, C.Alignment);
+      if (!Comps.Cycle[K])
+        if (auto It = CandidateOf.find(Comps.Members[K].front());
+            It != CandidateOf.end() && InRegion(Candidates[It->second])) {
+          Planned = &Candidates[It->second];
+          Planned->Offset = alignTo(Base[K], Planned->Alignment);
+          Size = std::max(Size, Planned->Offset + Planned->Size);
+          MaxAlign = std::max(MaxAlign, Planned->Alignment);
         }
-      }
-      BitVector &Mine = Above.try_emplace(N, Buffers).first->second;
-      for (unsigned C : G.Nodes[N].Callees) {
-        BitVector &Theirs = Above.try_emplace(C, Buffers).first->second;
-        Theirs |= Mine;
-        uint64_t Top = Base[N];
-        if (Planned) {
-          BitVector Live = liveDuring(*Planned, C);
-          Top = Planned->Offset +
-                (Planned->Layout.CanaryOffsets.empty()
-                     ? liveTop(Planned->Layout, Live)
-                     : Planned->Size);
-          for (unsigned B : Live.set_bits())
-            Theirs.set(Planned->FirstBuffer + B);
+      BitVector Mine = Above.try_emplace(K, Buffers).first->second;
+      for (unsigned N : Comps.Members[K])
+        for (unsigned C : G.Nodes[N].Callees) {
+          int KC = Comps.Of[C];
+          if (KC == K)
+            continue;
+          BitVector &Theirs = Above.try_emplace(KC, Buffers).first->second;
+          Theirs |= Mine;
+          uint64_t Top = Base[K];
+          if (Planned) {
+            BitVector Live = liveDuring(*Planned, C);
+            Top = Planned->Offset +
+                  (Planned->Layout.CanaryOffsets.empty()
+                       ? liveTop(Planned->Layout, Live)
+                       : Planned->Size);
+            for (unsigned B : Live.set_bits())
+              Theirs.set(Planned->FirstBuffer + B);
+          }
+          Base[KC] = std::max(Base[KC], Top);
+          if (--InDegree[KC] == 0)
+            Ready.push_back(KC);
         }
-        Base[C] = std::max(Base[C], Top);
-        if (--InDegree[C] == 0)
-          Ready.push_back(C);
-      }
     }
     std::vector<Candidate *> Placed;
     for (Candidate &C : Candidates) {
       if (!InRegion(C))
         continue;
-      if (!Ordered.count(C.Node)) {
-        C.Why = "it is in or below a call cycle of its entry " +
-                entryText(C.Entry);
+      if (Comps.Cycle[Comps.Of[C.Node]]) {
+        C.Why = "it is in a call cycle of its entry " + entryText(C.Entry);
         C.Entry = ~0u;
         continue;
       }
@@ -398,7 +405,7 @@ private:
   /// overlap.
   void remarkRegion(unsigned R, const GlobalVariable &Region,
                     ArrayRef<Candidate *> Placed,
-                    const std::map<unsigned, BitVector> &Above) {
+                    const std::map<int, BitVector> &Above) {
     std::vector<PlannedBuffer> Buffers;
     std::vector<std::pair<Candidate *, unsigned>> Owner;
     for (Candidate *C : Placed) {
@@ -417,8 +424,8 @@ private:
       auto [CB, IB] = Owner[B];
       if (CA == CB)
         return CA->Live->Ranges[IA].overlaps(CA->Live->Ranges[IB]);
-      return Above.at(CB->Node).test(CA->FirstBuffer + IA) ||
-             Above.at(CA->Node).test(CB->FirstBuffer + IB);
+      return Above.at(Comps.Of[CB->Node]).test(CA->FirstBuffer + IA) ||
+             Above.at(Comps.Of[CA->Node]).test(CB->FirstBuffer + IB);
     };
     uint64_t Greedy = greedyBySize(Buffers, Conflict);
     uint64_t Size = Region.getValueType()->getArrayNumElements();
@@ -493,6 +500,7 @@ private:
   std::map<unsigned, unsigned> CandidateOf; ///< node -> candidate
   /// Address-taken functions that are no entry point: callers unseen.
   std::vector<unsigned> Unseen;
+  bound::Components Comps;          ///< of G, callees first
   std::vector<unsigned> RegionOf;   ///< by entry: the entry that names it
   unsigned ThreadsRegion = ~0u;     ///< main's and the thread starts'
 

@@ -18,9 +18,10 @@
 //   - everything that entry reaches is closed: every indirect call
 //     resolved, no call into code outside the program that is not known
 //     to return without calling back;
-//   - it is neither in nor below a call cycle of that entry's graph, and
-//     only the graph can call it (local linkage and address not taken), or
-//     it is the entry itself.
+//   - it is not in a call cycle (below one it is live once at a time
+//     still), and only the graph can call it (local linkage and address
+//     not taken, or taken only for the program's own dispatch tables), or
+//     it is an entry itself.
 // Offsets: in the topological order of the entry's graph, a function's
 // frame starts above what is live of its callers' planned frames at each
 // call that leads to it: at a direct call, the caller's buffers that

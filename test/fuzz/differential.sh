@@ -17,6 +17,8 @@
 #   sa-O2     scopealloc-clang -O2            (target default limit)
 #   sa-O1-L   scopealloc-clang -O1 -g -mllvm -scope-alloc-max-stack-alloca=L
 #             (L in 16..4096 by seed: some buffers stay, some move)
+#   sa-plan-0 scopealloc-clang -O2 -flto at limit 0 with plan: static: the
+#             link puts what it can at fixed offsets (docs/static-planning.md)
 # and every build is run (with a timeout). Each must print the same stdout
 # and exit with the same status as ref-O2. The ScopeAlloc builds run with
 # SCOPEALLOC_STATS=1 and, when they print statistics (a build that moved
@@ -109,6 +111,7 @@ builds=(
   "sa-O0|$SA -O0"
   "sa-O2|$SA -O2"
   "sa-O1-L|$SA -O1 -g -mllvm -scope-alloc-max-stack-alloca=$limitL"
+  "sa-plan-0|$SA -O2 -flto -mllvm -scope-alloc-max-stack-alloca=0 -mllvm -scope-alloc-plan=static"
 )
 [ "$FZ_SANITIZE" = 1 ] &&
   builds+=("san|$CC -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all")

@@ -52,16 +52,13 @@ CallSiteLiveness CallSiteLiveness::compute(const Function &F,
   return Out;
 }
 
-BitVector CallSiteLiveness::aliveDuring(const Function *F) const {
+BitVector CallSiteLiveness::aliveAtCallsOf(const Function *F) const {
   auto It = F ? Direct.find(F) : Direct.end();
-  if (It == Direct.end() && !Indirect)
-    return BitVector(Buffers, true);
-  BitVector Live(Buffers);
-  if (It != Direct.end())
-    Live |= It->second;
-  if (Indirect)
-    Live |= *Indirect;
-  return Live;
+  return It == Direct.end() ? BitVector(Buffers, true) : It->second;
+}
+
+BitVector CallSiteLiveness::aliveAtIndirectCalls() const {
+  return Indirect ? *Indirect : BitVector(Buffers, true);
 }
 
 uint64_t liveTop(const FrameLayout &L, const BitVector &Live) {

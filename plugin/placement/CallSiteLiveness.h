@@ -43,10 +43,13 @@ struct CallSiteLiveness {
   static CallSiteLiveness compute(const llvm::Function &F,
                                   llvm::ArrayRef<llvm::AllocaInst *> Buffers);
 
-  /// The buffers alive while \p F runs, called from this frame's function:
-  /// those after its direct calls of it and after its indirect calls; all
-  /// of them when \p F is null or no call shows it (an assumption's edge).
-  llvm::BitVector aliveDuring(const llvm::Function *F) const;
+  /// The buffers alive while \p F runs, called directly from this frame's
+  /// function; all of them when no direct call shows it (the graph's edge
+  /// comes from elsewhere: the frame's own runtime calls).
+  llvm::BitVector aliveAtCallsOf(const llvm::Function *F) const;
+  /// The buffers alive while the target of one of its indirect calls runs
+  /// (the graph's edge to a set of targets); all of them when it has none.
+  llvm::BitVector aliveAtIndirectCalls() const;
 };
 
 /// The end of the highest of the \p Live buffers of \p L (0 for none).

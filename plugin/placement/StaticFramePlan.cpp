@@ -456,7 +456,10 @@ private:
     if (!Caller.Live)
       Caller.Live =
           CallSiteLiveness::compute(*Caller.F, Caller.Layout.Allocas);
-    return Caller.Live->aliveDuring(calleeFunction(Callee));
+    // An indirect call's edge goes to the set of its targets.
+    if (G.Nodes[Callee].TargetSet)
+      return Caller.Live->aliveAtIndirectCalls();
+    return Caller.Live->aliveAtCallsOf(calleeFunction(Callee));
   }
 
   /// The function of the module that node \p N is, if any.

@@ -127,9 +127,10 @@ if wants speedtest; then
         limit0-planned) cc=$prefix/bin/scopealloc-clang
           flags="$limit0 -flto -mllvm -scope-alloc-plan=static" ;;
       esac
+      # (lld prints the LTO link's remarks on stdout.)
       remarks=
       [ $v != limit0-planned ] ||
-        remarks="-Rpass=scope-alloc -Rpass-missed=scope-alloc 2> \$@.remarks"
+        remarks="-Rpass=scope-alloc -Rpass-missed=scope-alloc > \$@.remarks 2>&1"
       deps="$cc"
       [ $cc = "$clang" ] || deps="$deps $plugin $prefix/lib/libscopealloc_rt.a $prefix/lib/libscopealloc_rt.so"
       echo "$v/%.o $v/speedtest1: FLAGS := -O2 -DSQLITE_OS_KV_OPTIONAL $flags"

@@ -109,7 +109,7 @@ CallGraph buildCallGraph(const Image &Img, const Settings &S);
 
 /// The strongly connected components of a graph, callees first.
 struct Components {
-  std::vector<int> Of;                       ///< by node
+  std::vector<int> Of;                        ///< by node
   std::vector<std::vector<unsigned>> Members; ///< each in the order found
   std::vector<bool> Cycle; ///< more than one member, or one that calls itself
 };

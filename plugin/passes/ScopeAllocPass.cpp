@@ -320,9 +320,9 @@ PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (AnyStatic)
     Static = planStaticFrames(M, Fit.settings(), Plans,
                               [](Function &F, ArrayRef<AllocaInst *> Allocas) {
-                                return layoutFrame(
-                                    F, Allocas, DemotedCanaries::size(F),
-                                    /*LiveAcrossCallsLow=*/true);
+                                return layoutFrame(F, Allocas,
+                                                   DemotedCanaries::size(F),
+                                                   /*LiveAcrossCallsLow=*/true);
                               });
   for (std::unique_ptr<FunctionPlan> &Plan : Planned) {
     auto It = Static.find(&Plan->F);

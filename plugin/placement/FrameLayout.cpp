@@ -1,10 +1,10 @@
 //===- FrameLayout.cpp - Offsets of demoted allocas in one frame ----------===//
 #include "placement/FrameLayout.h"
-#include "placement/CallSiteLiveness.h"
 #include "LLVMCompat.h"
+#include "placement/CallSiteLiveness.h"
 
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Analysis/StackLifetime.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"

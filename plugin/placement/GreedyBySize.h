@@ -1,4 +1,5 @@
-//===- GreedyBySize.h - USMP's greedy-by-size offsets, a reference -*- C++ -*-===//
+//===- GreedyBySize.h - USMP's greedy-by-size offsets, a reference -*- C++
+//-*-===//
 //
 // TVM's unified static memory planner placed workspace buffers with
 // "greedy by size": the largest buffer first, each at the lowest offset

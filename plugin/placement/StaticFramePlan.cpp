@@ -1,11 +1,11 @@
 //===- StaticFramePlan.cpp - Demoted frames at fixed offsets --------------===//
 #include "placement/StaticFramePlan.h"
+#include "Scope.h"
 #include "placement/CallSiteLiveness.h"
 #include "placement/GreedyBySize.h"
 #include "placement/TableDispatch.h"
-#include "Scope.h"
-#include "scopealloc/abi_constants.h"
 #include "policy/StackPolicy.h"
+#include "scopealloc/abi_constants.h"
 
 #include "LLVMCompat.h" // llvm/TargetParser/Triple.h
 #include "llvm/ADT/DepthFirstIterator.h"
@@ -41,7 +41,7 @@ struct Candidate {
   uint64_t Size = 0;
   Align Alignment;
   std::optional<CallSiteLiveness> Live; ///< once asked for
-  unsigned FirstBuffer = 0; ///< its buffers' numbers in its region
+  unsigned FirstBuffer = 0;             ///< its buffers' numbers in its region
   std::string Why; ///< why not, once known
   unsigned Entry = ~0u;
   uint64_t Offset = 0;
@@ -341,10 +341,9 @@ private:
           uint64_t Top = Base[K];
           if (Planned) {
             BitVector Live = liveDuring(*Planned, C);
-            Top = Planned->Offset +
-                  (Planned->Layout.CanaryOffsets.empty()
-                       ? liveTop(Planned->Layout, Live)
-                       : Planned->Size);
+            Top = Planned->Offset + (Planned->Layout.CanaryOffsets.empty()
+                                         ? liveTop(Planned->Layout, Live)
+                                         : Planned->Size);
             for (unsigned B : Live.set_bits())
               Theirs.set(Planned->FirstBuffer + B);
           }
@@ -380,16 +379,16 @@ private:
     // Per thread where one routine may run on several threads at once.
     StringRef Kind = G.Entries[R].Kind;
     bool PerThread =
-        Hosted && (R == ThreadsRegion || Kind.starts_with("thread start") ||
-                   Kind == "marked entry" || Kind == "policy entry" ||
-                   Kind == "option");
+        Hosted &&
+        (R == ThreadsRegion || Kind.starts_with("thread start") ||
+         Kind == "marked entry" || Kind == "policy entry" || Kind == "option");
     std::string Name = R == ThreadsRegion ? std::string("threads")
                                           : G.Nodes[G.Entries[R].Node].Name;
     auto *Type = ArrayType::get(Type::getInt8Ty(M.getContext()), Size);
     auto *Region = new GlobalVariable(
         M, Type, /*isConstant=*/false, GlobalValue::InternalLinkage,
-        ConstantAggregateZero::get(Type),
-        SCOPEALLOC_PLAN_REGION_PREFIX + Name, nullptr,
+        ConstantAggregateZero::get(Type), SCOPEALLOC_PLAN_REGION_PREFIX + Name,
+        nullptr,
         PerThread ? GlobalValue::GeneralDynamicTLSModel
                   : GlobalValue::NotThreadLocal);
     Region->setAlignment(MaxAlign);
@@ -454,8 +453,7 @@ private:
     if (!Caller.Layout.CanaryOffsets.empty())
       return BitVector(Caller.Layout.Allocas.size(), true);
     if (!Caller.Live)
-      Caller.Live =
-          CallSiteLiveness::compute(*Caller.F, Caller.Layout.Allocas);
+      Caller.Live = CallSiteLiveness::compute(*Caller.F, Caller.Layout.Allocas);
     // An indirect call's edge goes to the set of its targets.
     if (G.Nodes[Callee].TargetSet)
       return Caller.Live->aliveAtIndirectCalls();
@@ -503,10 +501,9 @@ private:
   std::map<unsigned, unsigned> CandidateOf; ///< node -> candidate
   /// Address-taken functions that are no entry point: callers unseen.
   std::vector<unsigned> Unseen;
-  bound::Components Comps;          ///< of G, callees first
-  std::vector<unsigned> RegionOf;   ///< by entry: the entry that names it
-  unsigned ThreadsRegion = ~0u;     ///< main's and the thread starts'
-
+  bound::Components Comps;        ///< of G, callees first
+  std::vector<unsigned> RegionOf; ///< by entry: the entry that names it
+  unsigned ThreadsRegion = ~0u;   ///< main's and the thread starts'
 };
 
 } // namespace

@@ -49,8 +49,8 @@ static bool onlyLoadedToCall(const Value &Address, const FunctionType *FnType,
       continue;
     }
     // An element's address: a GEP (instruction or constant expression).
-    if (isa<GEPOperator>(U) && cast<GEPOperator>(U)->getPointerOperand() ==
-                                   &Address) {
+    if (isa<GEPOperator>(U) &&
+        cast<GEPOperator>(U)->getPointerOperand() == &Address) {
       if (!onlyLoadedToCall(*U, FnType, Depth + 1))
         return false;
       continue;

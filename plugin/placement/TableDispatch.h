@@ -1,4 +1,5 @@
-//===- TableDispatch.h - Functions called only through own tables -*- C++ -*-===//
+//===- TableDispatch.h - Functions called only through own tables -*- C++
+//-*-===//
 //
 // A function whose address is taken may be called by code the call graph
 // does not see (a library handed the pointer, a signal): the static frame

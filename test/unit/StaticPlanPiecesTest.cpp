@@ -3,10 +3,10 @@
 // GreedyBySize (the reference plan), CallSiteLiveness (buffers live at each
 // call) and TableDispatch (functions only the program's own tables call),
 // each on its own.
+#include "IRParsing.h"
 #include "placement/CallSiteLiveness.h"
 #include "placement/GreedyBySize.h"
 #include "placement/TableDispatch.h"
-#include "IRParsing.h"
 
 using namespace llvm;
 using namespace scopealloc;
@@ -15,17 +15,17 @@ using namespace scopealloc::test;
 namespace {
 
 TEST(GreedyBySize, BuffersThatNeverConflictShareOffsetZero) {
-  std::vector<PlannedBuffer> B{{100, Align(16)}, {300, Align(16)}, {50, Align(8)}};
+  std::vector<PlannedBuffer> B{
+      {100, Align(16)}, {300, Align(16)}, {50, Align(8)}};
   EXPECT_EQ(greedyBySize(B, [](unsigned, unsigned) { return false; }), 300u);
 }
 
 TEST(GreedyBySize, LargestFirstThenLowestFreeGap) {
   // 0 (400) conflicts with 1 (100) and 2 (200); 1 and 2 do not conflict:
   // 0 at 0, 2 at 400, 1 at 400 too.
-  std::vector<PlannedBuffer> B{{400, Align(16)}, {100, Align(16)}, {200, Align(16)}};
-  auto Conflict = [](unsigned A, unsigned C) {
-    return (A == 0) != (C == 0);
-  };
+  std::vector<PlannedBuffer> B{
+      {400, Align(16)}, {100, Align(16)}, {200, Align(16)}};
+  auto Conflict = [](unsigned A, unsigned C) { return (A == 0) != (C == 0); };
   EXPECT_EQ(greedyBySize(B, Conflict), 600u);
 }
 

@@ -329,8 +329,9 @@ private:
   }
 
   /// plan: static's regions, and the pools the image defines, by their
-  /// buffers (the macros' scopealloc_buffer_<name>) or, for a pool over memory given by address
-  /// (SCOPEALLOC_DEFINE_POOL_OVER), by the initial limit and base of
+  /// buffers (the macros' scopealloc_buffer_<name>) or, for a pool over memory
+  /// given by address (SCOPEALLOC_DEFINE_POOL_OVER), by the initial limit and
+  /// base of
   /// __scopealloc_pool_<name> (zero in a position-independent image, where
   /// relocations fill them in: then unknown).
   Error readPools() {

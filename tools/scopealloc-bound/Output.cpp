@@ -182,8 +182,8 @@ void printJSON(raw_ostream &OS, const Image &Img, const CallGraph &G,
         json::Object{{"bytes", int64_t(C.Bytes)}, {"symbol", C.From}};
   json::Object Regions;
   for (const auto &[Name, R] : Img.StaticRegions)
-    Regions[Name] = json::Object{{"bytes", int64_t(R.Bytes)},
-                                 {"per_thread", R.PerThread}};
+    Regions[Name] =
+        json::Object{{"bytes", int64_t(R.Bytes)}, {"per_thread", R.PerThread}};
   json::Object Doc{{"schema", "scopealloc-bound"},
                    {"version", SchemaVersion},
                    {"image", Img.Path},

@@ -13,7 +13,8 @@
  *   frame_demoted_standard  the same with -scope-alloc-slow-path=standard:
  *                         the slow call is __scopealloc_mark and
  *                         __scopealloc_alloc, not preserve_most;
- *   frame_demoted_call    the same as demoted_inline with -scope-alloc-inline-fast-path=false:
+ *   frame_demoted_call    demoted_inline with
+ *                         -scope-alloc-inline-fast-path=false:
  *                         __scopealloc_mark/alloc/release calls;
  *   frame_malloc          plain clang with FRAME_USE_MALLOC: malloc/free;
  *   frame_planned         the plugin with plan: static over the module as

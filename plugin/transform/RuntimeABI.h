@@ -67,8 +67,8 @@ public:
   /// frame, with -scope-alloc-count-inline-frames); the cold branch (no
   /// arena yet, a new peak, exact counts, growth, exhaustion) calls
   /// __scopealloc_frame_slow (or __scopealloc_mark and __scopealloc_alloc
-  /// on other architectures and with the standard SlowPath). Splits the entry block; \p
-  /// Before starts the joined block. The pool's declaration, when the
+  /// on other architectures and with the standard SlowPath). Splits the entry
+  /// block; \p Before starts the joined block. The pool's declaration, when the
   /// module has none yet, is initial-exec (-scope-alloc-tls-model).
   InlineFrame inlineFrame(llvm::Instruction *Before, uint64_t Size,
                           llvm::Align Alignment);

@@ -617,7 +617,7 @@ void *__scopealloc_alloc(size_t size, size_t align) {
  * preserve-most fails to link naming it instead of corrupting registers;
  * -scope-alloc-slow-path=standard calls __scopealloc_mark and
  * __scopealloc_alloc instead. The same rule as CMakeLists.txt's default. */
-#if !(defined(__x86_64__) || defined(__aarch64__)) ||                         \
+#if !(defined(__x86_64__) || defined(__aarch64__)) ||                          \
     (defined(__clang__) && __clang_major__ >= 17)
 SA_COLD SCOPEALLOC_SLOW_PATH_CC scopealloc_frame
 __scopealloc_frame_slow(size_t size, size_t align) {

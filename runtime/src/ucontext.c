@@ -153,8 +153,7 @@ __asm__(".text\n"
         ".type getcontext, %function\n"
         ".p2align 2\n"
         "getcontext:\n"
-        ".cfi_startproc\n" SA_ENTRY_LANDING
-        "stp x29, x30, [sp, #-32]!\n"
+        ".cfi_startproc\n" SA_ENTRY_LANDING "stp x29, x30, [sp, #-32]!\n"
         ".cfi_def_cfa_offset 32\n"
         ".cfi_offset 29, -32\n"
         ".cfi_offset 30, -24\n"
@@ -171,7 +170,7 @@ __asm__(".text\n"
         ".cfi_endproc\n"
         ".size getcontext, .-getcontext\n");
 #else
-#error "getcontext's interposer needs musttail or a jump in assembly for this architecture"
+#error "getcontext's interposer: no musttail and no jump in assembly here"
 #endif
 #endif
 

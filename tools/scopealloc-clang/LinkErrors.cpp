@@ -219,8 +219,7 @@ static void explain(const Settings &S, const Command &Link, StringRef Output) {
   // Every runtime defines its ABI symbol: missing with the rest, there is
   // no runtime; missing alone, the runtime is another version's. The slow
   // path missing alone: a runtime whose compiler could not define it.
-  if (Runtime.size() == 1 && Runtime[0] == SCOPEALLOC_SYM_FRAME_SLOW &&
-      !OurABI)
+  if (Runtime.size() == 1 && Runtime[0] == SCOPEALLOC_SYM_FRAME_SLOW && !OurABI)
     WithColor::note(errs(), "scopealloc-clang")
         << "undefined " << SCOPEALLOC_SYM_FRAME_SLOW
         << ": the runtime linked was built by a compiler that cannot define "

@@ -6,7 +6,8 @@
 # -scope-alloc-slow-path=standard runs against them (static and shared;
 # -O0, -O2; first frames, new peaks, growth, exhaustion, threads; ucontext
 # fibers through the interposer); code compiled with preserve-most fails to
-# link, explained by the wrapper.
+# link, explained by the wrapper; asking for preserve-most with GCC is a
+# configuration error; clang 16, when installed, gets GCC's treatment.
 #   gcc_built_runtime.sh <source dir> <work dir> <installed prefix> <LLVM_DIR>
 set -euo pipefail
 src=$1 work=$2 prefix=$3 llvm_dir=$4
@@ -82,4 +83,34 @@ fi
 grep -Eq "undefined (symbol: |reference to .)__scopealloc_frame_slow" pm.err || fail "pm: $(cat pm.err)"
 grep -q "note: undefined __scopealloc_frame_slow: the runtime linked was built by a compiler that cannot define the preserve_most slow path" pm.err ||
   fail "pm: not explained: $(cat pm.err)"
+# Asking GCC's configuration for preserve-most is an error.
+if cmake -S "$src" -B pm-build -G Ninja -DCMAKE_C_COMPILER=gcc \
+  -DCMAKE_CXX_COMPILER="$llvm_bin/clang++" -DLLVM_DIR="$llvm_dir" \
+  -DBUILD_TESTING=OFF -DSCOPEALLOC_ENABLE_MLIR=OFF \
+  -DSCOPEALLOC_SLOW_PATH=preserve-most > pm-configure.log 2>&1; then
+  fail "SCOPEALLOC_SLOW_PATH=preserve-most accepted with gcc"
+fi
+grep -q "SCOPEALLOC_SLOW_PATH=preserve-most needs a runtime built by clang 17 or" pm-configure.log ||
+  fail "pm-configure: $(cat pm-configure.log)"
+
+# clang 16 (which miscompiles preserve_most on x86-64), when installed: the
+# same rule as GCC.
+clang16=$(dirname "$llvm_bin")/../llvm-16/bin/clang
+if [ -x "$clang16" ]; then
+  cmake -S "$src" -B build16 -G Ninja -DCMAKE_C_COMPILER="$clang16" \
+    -DCMAKE_CXX_COMPILER="$llvm_bin/clang++" -DLLVM_DIR="$llvm_dir" \
+    -DBUILD_TESTING=OFF -DSCOPEALLOC_ENABLE_MLIR=OFF \
+    -DSCOPEALLOC_BAREMETAL_RUNTIMES=OFF > configure16.log 2>&1 ||
+    { cat configure16.log; fail "configure with clang 16"; }
+  grep -q '^SCOPEALLOC_SLOW_PATH:STRING=standard$' build16/CMakeCache.txt ||
+    fail "a clang 16 runtime's plugin default is not standard"
+  ninja -C build16 scopealloc_rt > build16.log 2>&1 ||
+    { cat build16.log; fail "build the runtime with clang 16"; }
+  nm build16/runtime/libscopealloc_rt.a > static16.nm
+  grep -q ' T __scopealloc_alloc$' static16.nm || fail "clang 16: no __scopealloc_alloc"
+  if grep -q ' T __scopealloc_frame_slow$' static16.nm; then
+    fail "a clang 16 runtime defines __scopealloc_frame_slow"
+  fi
+  echo "clang 16 runtime: no __scopealloc_frame_slow"
+fi
 echo "gcc-built runtime ok"

@@ -4,7 +4,7 @@
 # __scopealloc_frame_slow (GCC cannot define preserve_most) and a getcontext
 # interposer in assembly (GCC has no musttail). Code compiled with
 # -scope-alloc-slow-path=standard runs against them (static and shared;
-# -O0, -O2; first frames, new peaks, growth, exhaustion, threads; ucontext
+# -O0, -O2, full and thin LTO; first frames, new peaks, growth, exhaustion, threads; ucontext
 # fibers through the interposer); code compiled with preserve-most fails to
 # link, explained by the wrapper; asking for preserve-most with GCC is a
 # configuration error; clang 16, when installed, gets GCC's treatment.
@@ -64,6 +64,16 @@ for opt in -O0 -O2; do
     grep -q "scopealloc: pool 'workspace' exhausted: requested 4194304 bytes" $exe.exhaust ||
       fail "$exe exhaust: $(cat $exe.exhaust)"
   done
+done
+
+# Under LTO the link (lld, which cannot take the option) follows what each
+# compile step recorded: full and thin LTO against the GCC-built runtime.
+for lto in -flto -flto=thin; do
+  SCOPEALLOC_RUNTIME=none "$scc" -O2 $lto "${std[@]}" -c "$prog" -o lto.o
+  SCOPEALLOC_RUNTIME=none "$scc" -O2 $lto lto.o "$static" -pthread -o lto ||
+    fail "$lto: no link against the GCC-built runtime"
+  ./lto > lto.out 2> lto.err || fail "lto ($lto) exited $?: $(cat lto.err)"
+  diff ref.out lto.out || fail "$lto: output differs from the plain build"
 done
 
 # ucontext fibers in the shared runtime: each context on its own arena

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ctest bench-run-script: scripts/bench/run.sh --micro --quick on the
-# existing build must write results.json with the ten frame variants
+# existing build must write results.json with the eleven frame variants
 # (positive times, the stack variant as the 1.0 baseline, each ScopeAlloc
 # variant also as a ratio to its SafeStack peer), print them with a
 # "× SafeStack" column and draw a PNG chart.
@@ -21,7 +21,7 @@ import json, sys
 results = json.load(open(sys.argv[1]))
 (micro,) = [s for s in results["sections"] if s["id"] == "micro"]
 rows = {r["name"]: r for r in micro["rows"]}
-assert sorted(rows) == ["demoted_call", "demoted_inline", "malloc",
+assert sorted(rows) == ["demoted_call", "demoted_inline", "demoted_standard", "malloc",
                         "planned", "safestack", "shared_inline", "shared_inline_gd",
                         "shared_safestack", "shared_stack", "stack"], rows
 assert all(r["value"] > 0 for r in rows.values()), rows
@@ -29,6 +29,7 @@ assert rows["stack"]["ratio"] == 1.0, rows["stack"]
 # ScopeAlloc's frames against SafeStack's built the same way; no peer ratio
 # for the others.
 peers = {"demoted_inline": "safestack", "demoted_call": "safestack",
+         "demoted_standard": "safestack",
          "planned": "safestack",
          "shared_inline": "shared_safestack",
          "shared_inline_gd": "shared_safestack"}

@@ -8,6 +8,9 @@
 #   frame_demoted_inline  a small frame, the workspace runtime referenced
 #                         (with the inline fast path: the thread's pool,
 #                         __scopealloc_tls_pool);
+#   frame_demoted_standard  as frame_demoted_inline, its slow branch
+#                         calling __scopealloc_mark and __scopealloc_alloc,
+#                         never __scopealloc_frame_slow;
 #   frame_demoted_call    a small frame, __scopealloc_alloc called, the
 #                         thread's pool not touched inline;
 #   frame_malloc          malloc and free called;
@@ -56,7 +59,7 @@ check_safestack() { # NAME OBJECT SIZE
   if undefined "$2" | grep -q '^__scopealloc'; then fail "$1 refers to the ScopeAlloc runtime"; fi
 }
 
-for v in stack safestack demoted_inline demoted_call malloc planned; do
+for v in stack safestack demoted_inline demoted_standard demoted_call malloc planned; do
   obj=$dir/frame_$v.o
   [ -f "$obj" ] || { fail "$obj is missing"; continue; }
   size=$(frame_bytes "$obj")
@@ -75,6 +78,13 @@ for v in stack safestack demoted_inline demoted_call malloc planned; do
         refers "$obj" __scopealloc_tls_pool || fail "frame_demoted_inline does not use __scopealloc_tls_pool (no inline fast path)"
       else
         refers "$obj" __scopealloc_alloc || fail "frame_demoted_inline does not call __scopealloc_alloc"
+      fi ;;
+    demoted_standard)
+      refers "$obj" __scopealloc_mark && refers "$obj" __scopealloc_alloc ||
+        fail "frame_demoted_standard does not call __scopealloc_mark and __scopealloc_alloc"
+      if refers "$obj" __scopealloc_frame_slow; then fail "frame_demoted_standard calls __scopealloc_frame_slow"; fi
+      if [ "$fast_path" = 1 ]; then
+        refers "$obj" __scopealloc_tls_pool || fail "frame_demoted_standard does not use __scopealloc_tls_pool (no inline fast path)"
       fi ;;
     demoted_call)
       refers "$obj" __scopealloc_alloc || fail "frame_demoted_call does not call __scopealloc_alloc"

@@ -27,6 +27,7 @@ extern "C" {
 uint32_t frame_stack(uint32_t seed);
 uint32_t frame_safestack(uint32_t seed);
 uint32_t frame_demoted_inline(uint32_t seed);
+uint32_t frame_demoted_standard(uint32_t seed);
 uint32_t frame_demoted_call(uint32_t seed);
 uint32_t frame_malloc(uint32_t seed);
 uint32_t frame_planned(uint32_t seed);
@@ -62,6 +63,7 @@ const Variant Variants[] = {
     {"safestack", frame_safestack, 0, 0, false, false},
     {"demoted_inline", frame_demoted_inline, 1, DemotedFrameTarget, false,
      true},
+    {"demoted_standard", frame_demoted_standard, 1, 0, false, true},
     {"demoted_call", frame_demoted_call, 1, 0, false, true},
     {"planned", frame_planned, 0, PlannedFrameTarget, false, true},
     {"malloc", frame_malloc, 0, 0, false, false},
@@ -210,6 +212,12 @@ int main(int Argc, char **Argv) {
       std::printf(" %13.2fx", Ns / SharedStackNs);
     std::printf("\n");
   }
+  double InlineNs, StandardNs;
+  if (Reporter.timeOf("frame/demoted_inline", InlineNs) &&
+      Reporter.timeOf("frame/demoted_standard", StandardNs) && InlineNs > 0)
+    std::printf("demoted_standard / demoted_inline: %.3fx (the slow call's "
+                "convention: standard vs the build's default)\n",
+                StandardNs / InlineNs);
   if (!FRAME_BENCH_HAVE_FAST_PATH_OPTION)
     std::printf("note: this plugin has no -scope-alloc-inline-fast-path "
                 "option: demoted_inline also calls the runtime\n");

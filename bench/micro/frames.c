@@ -1,6 +1,6 @@
 /* The function under test of the frame benchmark: one call with a 2 KiB
  * buffer that does a little real work on it. bench/CMakeLists.txt compiles
- * this one file five times with clang -O2 (and again -fPIC for shared
+ * this one file seven times with clang -O2 (and again -fPIC for shared
  * libraries), each time under its own name (FRAME_FN), so that every variant
  * runs exactly the same code:
  *   frame_stack           plain clang: the buffer is in the stack frame;
@@ -10,7 +10,11 @@
  *                         2 KiB buffer exceeds the hosted 1024-byte limit):
  *                         the buffer comes from the workspace through the
  *                         pass's inline fast path;
- *   frame_demoted_call    the same with -scope-alloc-inline-fast-path=false:
+ *   frame_demoted_standard  the same with -scope-alloc-slow-path=standard:
+ *                         the slow call is __scopealloc_mark and
+ *                         __scopealloc_alloc, not preserve_most;
+ *   frame_demoted_call    demoted_inline with
+ *                         -scope-alloc-inline-fast-path=false:
  *                         __scopealloc_mark/alloc/release calls;
  *   frame_malloc          plain clang with FRAME_USE_MALLOC: malloc/free;
  *   frame_planned         the plugin with plan: static over the module as

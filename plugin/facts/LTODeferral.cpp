@@ -6,6 +6,7 @@
 #include "facts/StackFacts.h"
 #include "support/Diagnostics.h"
 #include "support/ValueNames.h"
+#include "transform/RuntimeABI.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -72,7 +73,7 @@ static std::string absolutePath(StringRef Path) {
 static bool recordedForLink(StringRef Name) {
   const SettingInfo *S = findSetting(layer::Option, Name);
   return (S && S->in(layer::Parameter)) || Name == "scope-alloc-report" ||
-         Name == "scope-alloc-facts";
+         Name == "scope-alloc-facts" || Name == "scope-alloc-slow-path";
 }
 
 static void warnAboutLostOptions(const Module &M) {
@@ -158,6 +159,9 @@ bool deferToLink(Module &M, const ModulePolicy &Policy) {
     if (F.isDeclaration())
       continue;
     F.addFnAttr(CompileOptionsAttr, Text);
+    // The runtime this code links against is the compile step's concern.
+    if (std::optional<SlowPath> P = explicitSlowPath())
+      F.addFnAttr(SlowPathAttr, spell(*P));
     if (stackFactsRequested())
       F.addFnAttr(FactsRequestedAttr);
     const StackPolicy &P = Policies.find(&F)->second;

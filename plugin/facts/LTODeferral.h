@@ -13,6 +13,9 @@
 //       function, so that full LTO's merged module keeps each file's
 //       policy; paths made absolute. Other -scope-alloc-* options given to
 //       the compile step are lost, with a warning.
+//   function attribute "scope-alloc-slow-path"="standard"
+//       an explicit -scope-alloc-slow-path of the compile step, which knows
+//       the runtime the program links (RuntimeABI.h)
 //   !scope-alloc.report = !{!"/abs/reports/"}
 //       the compile step's -scope-alloc-report, written at the link
 //   !scope-alloc.name !{!"buf"} on each named alloca

@@ -52,6 +52,53 @@ static cl::opt<bool> CountInlineFrames(
              "cost of a counter update per frame)"),
     cl::init(false));
 
+// The convention of the inline fast path's slow branch on x86-64 and
+// AArch64. It must be what the linked runtime defines: a runtime whose
+// compiler cannot be trusted with preserve_most (GCC, clang < 17) leaves
+// __scopealloc_frame_slow undefined, so a mismatch fails to link. The
+// default is set by the configuration that picks the runtime's compiler.
+#ifndef SCOPEALLOC_SLOW_PATH_DEFAULT_STANDARD
+#define SCOPEALLOC_SLOW_PATH_DEFAULT_STANDARD 0
+#endif
+static cl::opt<SlowPath> SlowPathOpt(
+    "scope-alloc-slow-path", cl::cat(scopealloc::optionCategory()),
+    cl::desc("Convention of the inline fast path's slow call on x86-64 and "
+             "AArch64 (default: the one the runtime was built with)"),
+    cl::values(clEnumValN(SlowPath::PreserveMost, "preserve-most",
+                          "__scopealloc_frame_slow, preserve_most: no "
+                          "spills around it (runtime built by clang >= 17)"),
+               clEnumValN(SlowPath::Standard, "standard",
+                          "__scopealloc_mark and __scopealloc_alloc, the C "
+                          "convention (any runtime)")),
+    cl::init(SCOPEALLOC_SLOW_PATH_DEFAULT_STANDARD ? SlowPath::Standard
+                                                   : SlowPath::PreserveMost));
+
+StringRef spell(SlowPath P) {
+  return P == SlowPath::Standard ? "standard" : "preserve-most";
+}
+
+std::optional<SlowPath> explicitSlowPath() {
+  if (!SlowPathOpt.getNumOccurrences())
+    return std::nullopt;
+  return SlowPathOpt.getValue();
+}
+
+/// \p F's convention: the one its compile step recorded for the LTO link,
+/// else the option's.
+static SlowPath slowPathFor(const Function &F) {
+  Attribute A = F.getFnAttribute(SlowPathAttr);
+  if (!A.isStringAttribute())
+    return SlowPathOpt;
+  StringRef V = A.getValueAsString();
+  if (V == spell(SlowPath::PreserveMost))
+    return SlowPath::PreserveMost;
+  if (V != spell(SlowPath::Standard))
+    reportWarning(F, nullptr,
+                  Twine("unknown \"") + SlowPathAttr + "\"=\"" + V +
+                      "\": the slow path uses the standard convention");
+  return SlowPath::Standard;
+}
+
 static constexpr const char *PoolTypeName = "scopealloc.pool";
 static constexpr const char *TLSPoolName = SCOPEALLOC_SYM_TLS_POOL;
 /// The private constant that keeps the ABI version reference alive.
@@ -422,7 +469,8 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   IRBuilder<> Slow(SlowTerm);
   Value *SlowMark, *SlowFrame;
   Triple::ArchType Arch = Triple(M.getTargetTriple()).getArch();
-  if (Arch == Triple::x86_64 || Arch == Triple::aarch64) {
+  if ((Arch == Triple::x86_64 || Arch == Triple::aarch64) &&
+      slowPathFor(*Before->getFunction()) == SlowPath::PreserveMost) {
     // One call that clobbers (almost) no register: the fast path keeps its
     // values in caller-saved registers instead of spilling them around it.
     Type *FrameTy = StructType::get(C, {Ptr, Ptr});

@@ -12,8 +12,21 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/IRBuilder.h"
+#include <optional>
 
 namespace scopealloc {
+
+/// The convention of the inline fast path's slow call on x86-64 and
+/// AArch64 (-scope-alloc-slow-path): __scopealloc_frame_slow with
+/// preserve_most, or __scopealloc_mark and __scopealloc_alloc.
+enum class SlowPath { PreserveMost, Standard };
+llvm::StringRef spell(SlowPath P);
+/// -scope-alloc-slow-path when given on the command line.
+std::optional<SlowPath> explicitSlowPath();
+/// The function attribute in which a compile step deferring to the LTO
+/// link records an explicit -scope-alloc-slow-path (LTODeferral.h); the
+/// link step, which cannot take the option, follows it.
+inline constexpr const char *SlowPathAttr = "scope-alloc-slow-path";
 
 class RuntimeABI {
 public:
@@ -54,8 +67,8 @@ public:
   /// frame, with -scope-alloc-count-inline-frames); the cold branch (no
   /// arena yet, a new peak, exact counts, growth, exhaustion) calls
   /// __scopealloc_frame_slow (or __scopealloc_mark and __scopealloc_alloc
-  /// where preserve_most is not available). Splits the entry block; \p
-  /// Before starts the joined block. The pool's declaration, when the
+  /// on other architectures and with the standard SlowPath). Splits the entry
+  /// block; \p Before starts the joined block. The pool's declaration, when the
   /// module has none yet, is initial-exec (-scope-alloc-tls-model).
   InlineFrame inlineFrame(llvm::Instruction *Before, uint64_t Size,
                           llvm::Align Alignment);

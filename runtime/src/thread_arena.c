@@ -610,10 +610,15 @@ void *__scopealloc_alloc(size_t size, size_t align) {
   return sa_thread_alloc(size, align, __builtin_return_address(0));
 }
 
-#if !defined(__clang__) && (defined(__x86_64__) || defined(__aarch64__))
-#error "build the ScopeAlloc runtime with clang: the inline fast path calls __scopealloc_frame_slow with preserve_most"
-#endif
-
+/* On x86-64 and AArch64 the slow path is preserve_most, which GCC cannot
+ * define and clang 14-16 miscompile on x86-64 (RAX/RDX saved and restored
+ * around the struct return: the frame comes back NULL). Such a runtime
+ * leaves it undefined, so code built with -scope-alloc-slow-path=
+ * preserve-most fails to link naming it instead of corrupting registers;
+ * -scope-alloc-slow-path=standard calls __scopealloc_mark and
+ * __scopealloc_alloc instead. The same rule as CMakeLists.txt's default. */
+#if !(defined(__x86_64__) || defined(__aarch64__)) ||                          \
+    (defined(__clang__) && __clang_major__ >= 17)
 SA_COLD SCOPEALLOC_SLOW_PATH_CC scopealloc_frame
 __scopealloc_frame_slow(size_t size, size_t align) {
   scopealloc_frame f;
@@ -624,6 +629,7 @@ __scopealloc_frame_slow(size_t size, size_t align) {
     sa_hook_inline_fast_path();
   return f;
 }
+#endif
 
 /* Hot path: a single store of cur (plus the unsigned range check). */
 void __scopealloc_release(void *mark) {

@@ -109,11 +109,70 @@ void makecontext(ucontext_t *ucp, void (*fn)(void), int argc, ...) {
 
 /* getcontext returns twice: the tail call leaves no frame of ours for the
  * second return to land in. */
+#if defined(__has_attribute) && __has_attribute(musttail)
 int getcontext(ucontext_t *ucp) {
   sa_context_saved(ucp);
   sa_getcontext_fn real = (sa_getcontext_fn)sa_real(&sa_real_get, "getcontext");
   __attribute__((musttail)) return real(ucp);
 }
+#else
+/* No musttail (GCC 12): getcontext is written in assembly, a call of this
+ * and a jump to what it returns, with ucp restored. */
+SA_HIDDEN sa_getcontext_fn sa_getcontext_prepare(ucontext_t *ucp);
+sa_getcontext_fn sa_getcontext_prepare(ucontext_t *ucp) {
+  sa_context_saved(ucp);
+  return (sa_getcontext_fn)sa_real(&sa_real_get, "getcontext");
+}
+#if defined(__x86_64__)
+#if defined(__CET__)
+#define SA_ENTRY_LANDING "endbr64\n"
+#else
+#define SA_ENTRY_LANDING ""
+#endif
+__asm__(".text\n"
+        ".globl getcontext\n"
+        ".type getcontext, @function\n"
+        "getcontext:\n"
+        ".cfi_startproc\n" SA_ENTRY_LANDING
+        "pushq %rdi\n" /* keeps ucp and aligns the stack for the call */
+        ".cfi_adjust_cfa_offset 8\n"
+        "call sa_getcontext_prepare\n"
+        "popq %rdi\n"
+        ".cfi_adjust_cfa_offset -8\n"
+        "jmp *%rax\n"
+        ".cfi_endproc\n"
+        ".size getcontext, .-getcontext\n");
+#elif defined(__aarch64__)
+#if defined(__ARM_FEATURE_BTI_DEFAULT)
+#define SA_ENTRY_LANDING "hint 34\n" /* bti c */
+#else
+#define SA_ENTRY_LANDING ""
+#endif
+__asm__(".text\n"
+        ".globl getcontext\n"
+        ".type getcontext, %function\n"
+        ".p2align 2\n"
+        "getcontext:\n"
+        ".cfi_startproc\n" SA_ENTRY_LANDING "stp x29, x30, [sp, #-32]!\n"
+        ".cfi_def_cfa_offset 32\n"
+        ".cfi_offset 29, -32\n"
+        ".cfi_offset 30, -24\n"
+        "mov x29, sp\n"
+        "str x0, [sp, #16]\n"
+        "bl sa_getcontext_prepare\n"
+        "mov x16, x0\n"
+        "ldr x0, [sp, #16]\n"
+        "ldp x29, x30, [sp], #32\n"
+        ".cfi_def_cfa_offset 0\n"
+        ".cfi_restore 29\n"
+        ".cfi_restore 30\n"
+        "br x16\n"
+        ".cfi_endproc\n"
+        ".size getcontext, .-getcontext\n");
+#else
+#error "getcontext's interposer: no musttail and no jump in assembly here"
+#endif
+#endif
 
 int swapcontext(ucontext_t *oucp, const ucontext_t *ucp) {
   const void *caller = __builtin_return_address(0);

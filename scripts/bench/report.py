@@ -27,6 +27,8 @@ MICRO_VARIANTS = [
     ("stack", "stack buffer", None, None),
     ("safestack", "SafeStack (-fsanitize=safe-stack)", None, None),
     ("demoted_inline", "demoted, inline fast path", FRAME_TARGET, "safestack"),
+    ("demoted_standard", "demoted, inline, standard-convention slow call",
+     None, "safestack"),
     ("demoted_call", "demoted, runtime calls", None, "safestack"),
     ("planned", "planned (plan: static, thread-local region)", PLANNED_TARGET,
      "safestack"),
@@ -123,6 +125,9 @@ def micro_section(raw, fast_path):
     if "safestack" in times:
         note += (f"; SafeStack / stack = "
                  f"{times['safestack'] / times['stack']:.3f}×")
+    if "demoted_inline" in times and "demoted_standard" in times:
+        note += (f"; standard-convention slow call / default = "
+                 f"{times['demoted_standard'] / times['demoted_inline']:.3f}×")
     if "shared_stack" in times and "shared_safestack" in times:
         note += (f"; in the .so, SafeStack / stack = "
                  f"{times['shared_safestack'] / times['shared_stack']:.3f}×")

@@ -42,10 +42,12 @@ __attribute__((noinline)) void caller_test_release(void *mark) {
   caller_test_sink = nullptr;
 }
 
+#if SCOPEALLOC_RT_HAS_FRAME_SLOW
 __attribute__((noinline)) void caller_test_frame_slow(size_t size) {
   scopealloc_frame f = __scopealloc_frame_slow(size, 16);
   caller_test_sink = f.frame;
 }
+#endif
 }
 
 namespace {
@@ -100,6 +102,7 @@ TEST(FailureCaller, DefaultPoolBadReleaseReportsItsCaller) {
                reinterpret_cast<const void *>(&caller_test_release));
 }
 
+#if SCOPEALLOC_RT_HAS_FRAME_SLOW
 TEST(FailureCaller, InlineFastPathSlowPathReportsItsCaller) {
   void *m = __scopealloc_mark();
   ExpectCaller([] { caller_test_frame_slow(SIZE_MAX / 2); },
@@ -107,6 +110,7 @@ TEST(FailureCaller, InlineFastPathSlowPathReportsItsCaller) {
                reinterpret_cast<const void *>(&caller_test_frame_slow));
   __scopealloc_release(m);
 }
+#endif
 
 TEST(FailureCallerDeathTest, DefaultHandlerPrintsTheCallersName) {
   EXPECT_DEATH(caller_test_pool_alloc(1 << 20),

@@ -11,6 +11,10 @@
 //                             define or use and the policy declares
 //   __scopealloc_abi_v<N>     this ScopeAlloc's N: no runtime is linked;
 //                             another N: objects of another ScopeAlloc
+//   __scopealloc_frame_slow   alone: the runtime was built by a compiler
+//                             without a trustworthy preserve_most (GCC,
+//                             clang < 17), which leaves it out: compile
+//                             with -scope-alloc-slow-path=standard
 //   other __scopealloc_*      no runtime is linked
 //
 //===----------------------------------------------------------------------===//
@@ -213,8 +217,17 @@ static void explain(const Settings &S, const Command &Link, StringRef Output) {
       Runtime.push_back(Sym);
   }
   // Every runtime defines its ABI symbol: missing with the rest, there is
-  // no runtime; missing alone, the runtime is another version's.
-  if (!Runtime.empty())
+  // no runtime; missing alone, the runtime is another version's. The slow
+  // path missing alone: a runtime whose compiler could not define it.
+  if (Runtime.size() == 1 && Runtime[0] == SCOPEALLOC_SYM_FRAME_SLOW && !OurABI)
+    WithColor::note(errs(), "scopealloc-clang")
+        << "undefined " << SCOPEALLOC_SYM_FRAME_SLOW
+        << ": the runtime linked was built by a compiler that cannot define "
+        << "the preserve_most slow path (GCC, or clang before 17), which "
+        << "these objects call; compile them with -mllvm "
+        << "-scope-alloc-slow-path=standard, or link a runtime built by "
+        << "clang 17 or newer\n";
+  else if (!Runtime.empty())
     WithColor::note(errs(), "scopealloc-clang")
         << "undefined " << join(Runtime, ", ")
         << (OurABI ? ", " + ABISymbol : "")

@@ -207,8 +207,11 @@ extern __thread scopealloc_pool __scopealloc_tls_pool;
  * Returns the mark before the frame and the frame, like __scopealloc_mark
  * then __scopealloc_alloc. On x86-64 and AArch64 it preserves almost every
  * register (preserve_most), so the inline bump needs no register spills to
- * make room for a call it almost never takes; elsewhere the pass calls
- * __scopealloc_mark and __scopealloc_alloc instead. */
+ * make room for a call it almost never takes; elsewhere, and with
+ * -scope-alloc-slow-path=standard, the pass calls __scopealloc_mark and
+ * __scopealloc_alloc instead. A runtime built there by GCC or clang < 17
+ * does not define it (see thread_arena.c); callers may use the standard
+ * convention, since preserve_most only preserves more. */
 typedef struct scopealloc_frame {
   void *mark;
   void *frame;

@@ -69,6 +69,11 @@
 /// (before, `const DiagnosticInfo &`).
 #define SCOPEALLOC_HAVE_DIAGNOSTIC_INFO_POINTER_CALLBACK                       \
   (LLVM_VERSION_MAJOR >= 19)
+/// The AArch64 back end honours `nonlazybind` (a call through the GOT,
+/// never a lazy PLT stub): LLVM 18 (-fno-plt for AArch64). Before, a
+/// preserve_most call into the shared runtime could run glibc's resolver,
+/// which clobbers x9-x15.
+#define SCOPEALLOC_HAVE_AARCH64_NONLAZYBIND (LLVM_VERSION_MAJOR >= 18)
 /// LLVM_ATTRIBUTE_VISIBILITY_DEFAULT: LLVM 17.
 #ifndef LLVM_ATTRIBUTE_VISIBILITY_DEFAULT
 #include "llvm/Support/Compiler.h"

@@ -469,7 +469,12 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   IRBuilder<> Slow(SlowTerm);
   Value *SlowMark, *SlowFrame;
   Triple::ArchType Arch = Triple(M.getTargetTriple()).getArch();
-  if ((Arch == Triple::x86_64 || Arch == Triple::aarch64) &&
+  // Without nonlazybind the call may go through a lazy PLT stub, whose
+  // resolver keeps only the argument registers: the standard convention.
+  bool PreserveMostArch =
+      Arch == Triple::x86_64 ||
+      (Arch == Triple::aarch64 && SCOPEALLOC_HAVE_AARCH64_NONLAZYBIND);
+  if (PreserveMostArch &&
       slowPathFor(*Before->getFunction()) == SlowPath::PreserveMost) {
     // One call that clobbers (almost) no register: the fast path keeps its
     // values in caller-saved registers instead of spilling them around it.

@@ -4,12 +4,19 @@
 #
 #   llvm-matrix.sh build <major> <source-dir> <build-dir>
 #       configures <build-dir> for /usr/lib/llvm-<major> (the runtime stays
-#       built with clang 19) and builds what the plugin-focused suites use:
-#       ScopeAlloc.so, scopealloc-bound, the runtime, the unit tests
+#       built with clang 19), builds everything (the plugin, scopealloc-bound
+#       and the wrappers on LLVM <major>'s clang Driver library, the
+#       runtimes, the tests) and installs it into <build-dir>/test-install
 #   llvm-matrix.sh lit <major> <source-dir> <build-dir>
 #       the lit suite of the pass (test/lit) with LLVM <major>'s opt/clang
 #   llvm-matrix.sh unit <major> <source-dir> <build-dir>
 #       the unit tests (GoogleTest, label unit)
+#   llvm-matrix.sh runtime <major> <source-dir> <build-dir>
+#       the runtime's tests (label runtime; the GCC-built runtime's test is
+#       the primary build's)
+#   llvm-matrix.sh e2e <major> <source-dir> <build-dir>
+#       the whole-program suite (test/e2e) through the installed wrappers
+#       and LLVM <major>'s clang
 #
 # Exits 77 (ctest: skipped) when LLVM <major> is not installed.
 set -euo pipefail
@@ -27,7 +34,8 @@ build)
       -DSCOPEALLOC_ENABLE_MLIR=OFF >/dev/null
   fi
   # Two jobs: the machines the suite runs on have two cores.
-  cmake --build "$build" -j 2 --target ScopeAlloc scopealloc-bound scopealloc_rt scopealloc_unit_tests
+  cmake --build "$build" -j 2
+  cmake --install "$build" --prefix "$build/test-install" >/dev/null
   ;;
 lit)
   exec /usr/bin/python3 "$llvm/build/utils/lit/lit.py" -sv "$build/test/lit"
@@ -35,8 +43,14 @@ lit)
 unit)
   exec ctest --test-dir "$build" -L unit -j 2 --output-on-failure
   ;;
+runtime)
+  exec ctest --test-dir "$build" -L runtime -E '^runtime\.gcc_built$' -j 2 --output-on-failure
+  ;;
+e2e)
+  exec /usr/bin/python3 "$llvm/build/utils/lit/lit.py" -sv "$build/test/e2e"
+  ;;
 *)
-  echo "llvm-matrix: unknown step '$step' (build, lit or unit)" >&2
+  echo "llvm-matrix: unknown step '$step' (build, lit, unit, runtime or e2e)" >&2
   exit 2
   ;;
 esac

@@ -3,6 +3,7 @@
 # and the features (REQUIRES:/UNSUPPORTED:, docs/llvm-versions.md):
 #   llvm-15 llvm-16 llvm-19     that LLVM's major version
 #   debug-records               debug records (#dbg_declare...), LLVM 19
+#   %{llvm-major}               that major version, e.g. 19
 #   %{tls-address}              INTRINSIC (llvm.threadlocal.address, 16+) or
 #                               GLOBAL (15: a thread_local global is its own
 #                               address), for version-aware check prefixes
@@ -59,5 +60,6 @@ def configure(config, lit_config, name, suffixes):
         ("%rtlib", config.scopealloc_runtime),
         ("%srcroot", config.scopealloc_src_root),
         ("%{tls-address}", "INTRINSIC" if major >= 16 else "GLOBAL"),
+        ("%{llvm-major}", str(major)),
     ]
     config.substitutions.extend(subs)

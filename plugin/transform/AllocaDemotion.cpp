@@ -50,7 +50,12 @@ namespace scopealloc {
 static Instruction *firstNonStaticAlloca(BasicBlock &Entry) {
   for (Instruction &I : Entry) {
     auto *AI = dyn_cast<AllocaInst>(&I);
-    if (!(AI && AI->isStaticAlloca()) && !isa<PHINode>(I))
+    // Debug intrinsics too (before LLVM 19's debug records): the code
+    // inserted here takes this instruction's line, and a dbg.value of an
+    // argument has line 0, which would hide the frame's caller from
+    // addr2line.
+    if (!(AI && AI->isStaticAlloca()) && !isa<PHINode>(I) &&
+        !isa<DbgInfoIntrinsic>(I))
       return &I;
   }
   llvm_unreachable("a basic block ends with a terminator");

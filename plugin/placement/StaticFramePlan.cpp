@@ -80,7 +80,8 @@ public:
         else if (OtherRegion[N] == ~0u &&
                  regionOf(FirstEntry[N]) != regionOf(E))
           OtherRegion[N] = E;
-        if (!R.Open.empty() && OpenEntry[N] == ~0u)
+        // (An unseen caller's node already has two regions or only it.)
+        if (!R.Open.empty() && OpenEntry[N] == ~0u && E < G.Entries.size())
           OpenEntry[N] = E;
       }
     };

@@ -1,9 +1,11 @@
-//===- LLVMCompat.h - One source tree for LLVM 15, 16 and 19 ----*- C++ -*-===//
+//===- LLVMCompat.h - One source tree for LLVM 15, 16, 19 and 22 -*- C++ -*-===//
 //
-// The plugin, the analysis library and the tools are written against the
-// newest LLVM API (19). Every API they use that an older supported release
+// The plugin, the analysis library and the tools are written against
+// LLVM 19's API. Every API they use that an older supported release
 // (15, 16) lacks is provided here, under the newest name, and only when the
-// release lacks it: the .cpp files carry no version #if. Each entry says the
+// release lacks it; what 22 renamed or removed is provided here under a
+// name of our own (scopealloc::) that calls the right one: the .cpp files
+// carry no version #if. Each entry says the
 // release that introduced the API and which feature macro guards it.
 // Where one spelling works in every version (F.getParent()->getDataLayout(),
 // IRBuilder::SetInsertPoint(Instruction *), `auto` for getAllocationSize's
@@ -16,8 +18,7 @@
 // stand-ins: an older LLVM has no debug records, so the functions that find
 // them return nothing and the stand-ins' members are never called.
 //
-// docs/llvm-versions.md lists the differences per version and the changes
-// of LLVM 20-22 this header will take.
+// docs/llvm-versions.md lists the differences per version.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCOPEALLOC_ANALYSIS_LLVMCOMPAT_H
@@ -26,9 +27,9 @@
 #include "llvm/Config/llvm-config.h"
 
 // The releases the sources build against (CMakeLists.txt lists the same).
-#if LLVM_VERSION_MAJOR != 15 && LLVM_VERSION_MAJOR != 16 &&                    \
-    LLVM_VERSION_MAJOR != 19
-#error "ScopeAlloc builds against LLVM 15, 16 or 19 (docs/llvm-versions.md)"
+#if LLVM_VERSION_MAJOR != 15 && LLVM_VERSION_MAJOR != 16 && LLVM_VERSION_MAJOR != 19 && \
+    LLVM_VERSION_MAJOR != 22
+#error "ScopeAlloc builds against LLVM 15, 16, 19 or 22 (docs/llvm-versions.md)"
 #endif
 
 //===-- Feature macros ----------------------------------------------------===//
@@ -74,6 +75,33 @@
 /// preserve_most call into the shared runtime could run glibc's resolver,
 /// which clobbers x9-x15.
 #define SCOPEALLOC_HAVE_AARCH64_NONLAZYBIND (LLVM_VERSION_MAJOR >= 18)
+
+// The newer direction: what changed after 19, up to 22 (the releases in
+// between are not supported, so "after 19" is as exact as these need be).
+
+/// OptimizerLast callbacks are told the LTO phase (ThinOrFullLTOPhase):
+/// LLVM 20. Before, the plugin infers it (registerOptimizerLast below).
+#define SCOPEALLOC_HAVE_OPTIMIZER_LAST_PHASE (LLVM_VERSION_MAJOR >= 20)
+/// Module::getTargetTriple returns a Triple (before, a std::string): LLVM 21.
+#define SCOPEALLOC_HAVE_TRIPLE_TARGET_TRIPLE (LLVM_VERSION_MAJOR >= 21)
+/// CaptureTracker::captured(const Use *, UseCaptureInfo) returning an
+/// Action (the captures(...) attribute's components): LLVM 21; before,
+/// captured(const Use *) returning whether to stop.
+#define SCOPEALLOC_HAVE_CAPTURE_COMPONENTS (LLVM_VERSION_MAJOR >= 21)
+/// Debug intrinsics are gone: the IR reader turns llvm.dbg.* calls into
+/// debug records and the finders of intrinsics (findDbgDeclares,
+/// at::getAssignmentMarkers, findDbgUsers' intrinsic list) are removed:
+/// after 19. The shims below find no intrinsics there.
+#define SCOPEALLOC_HAVE_DEBUG_INTRINSICS (LLVM_VERSION_MAJOR < 22)
+/// llvm.lifetime.start/end take only the pointer, which must be an alloca
+/// (IRBuilder::CreateLifetimeStart(Ptr)): LLVM 22. Before, (i64 size, ptr).
+#define SCOPEALLOC_HAVE_POINTER_ONLY_LIFETIME (LLVM_VERSION_MAJOR >= 22)
+/// llvm.thread.pointer is overloaded on its pointer type
+/// (llvm.thread.pointer.p0): after 19.
+#define SCOPEALLOC_HAVE_OVERLOADED_THREAD_POINTER (LLVM_VERSION_MAJOR >= 22)
+/// cl::getRegisteredOptions() is a DenseMap<StringRef, cl::Option *>
+/// (before, a StringMap): after 19.
+#define SCOPEALLOC_HAVE_DENSEMAP_OPTION_REGISTRY (LLVM_VERSION_MAJOR >= 22)
 /// LLVM_ATTRIBUTE_VISIBILITY_DEFAULT: LLVM 17.
 #ifndef LLVM_ATTRIBUTE_VISIBILITY_DEFAULT
 #include "llvm/Support/Compiler.h"
@@ -102,6 +130,9 @@
 #else
 #include "llvm/Analysis/EHPersonalities.h"
 #endif
+
+#include "llvm/Analysis/CaptureTracking.h"
+#include "llvm/Support/CommandLine.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -262,6 +293,29 @@ getDVRAssignmentMarkers(const Instruction *) {
 } // namespace at
 #endif
 
+#if !SCOPEALLOC_HAVE_DEBUG_INTRINSICS
+/// Up to 19: the llvm.dbg.declare intrinsics describing \p V. After 19
+/// there are none (only records, found by findDVRDeclares).
+inline TinyPtrVector<DbgDeclareInst *> findDbgDeclares(Value *) { return {}; }
+
+/// Up to 19: findDbgUsers of intrinsics and records; after 19, records
+/// only (the intrinsic list stays empty).
+inline void findDbgUsers(SmallVectorImpl<DbgVariableIntrinsic *> &,
+                         Value *V,
+                         SmallVectorImpl<DbgVariableRecord *> *Records) {
+  if (Records)
+    findDbgUsers(V, *Records);
+}
+
+namespace at {
+/// Up to 19: the llvm.dbg.assign markers linked to \p Inst (none after).
+inline SmallVector<DbgAssignIntrinsic *, 1>
+getAssignmentMarkers(const Instruction *) {
+  return {};
+}
+} // namespace at
+#endif
+
 } // namespace llvm
 
 namespace scopealloc {
@@ -305,6 +359,81 @@ inline llvm::Value *createThreadLocalAddress(llvm::IRBuilderBase &B,
   return Address;
 #else
   return TLS;
+#endif
+}
+
+/// Module::getTargetTriple as a Triple (a Triple since 21, a string
+/// before).
+inline llvm::Triple targetTriple(const llvm::Module &M) {
+  return llvm::Triple(M.getTargetTriple());
+}
+/// Module::getTargetTriple as a string.
+inline std::string targetTripleString(const llvm::Module &M) {
+#if SCOPEALLOC_HAVE_TRIPLE_TARGET_TRIPLE
+  return M.getTargetTriple().str();
+#else
+  return M.getTargetTriple();
+#endif
+}
+
+/// llvm.thread.pointer: overloaded on its type after 19
+/// (llvm.thread.pointer.p0), not before.
+inline llvm::Value *createThreadPointer(llvm::IRBuilderBase &B) {
+#if SCOPEALLOC_HAVE_OVERLOADED_THREAD_POINTER
+  return B.CreateIntrinsic(llvm::Intrinsic::thread_pointer, {B.getPtrTy()},
+                           llvm::ArrayRef<llvm::Value *>());
+#else
+  return B.CreateIntrinsic(llvm::Intrinsic::thread_pointer,
+                           llvm::ArrayRef<llvm::Type *>(),
+                           llvm::ArrayRef<llvm::Value *>());
+#endif
+}
+
+/// llvm.lifetime.start/end of the alloca \p AI, \p Size bytes: LLVM 22's
+/// markers take only the pointer, older ones the size too.
+inline llvm::CallInst *createLifetimeStart(llvm::IRBuilderBase &B,
+                                           llvm::AllocaInst *AI,
+                                           uint64_t Size) {
+#if SCOPEALLOC_HAVE_POINTER_ONLY_LIFETIME
+  return B.CreateLifetimeStart(AI);
+#else
+  return B.CreateLifetimeStart(AI, B.getInt64(Size));
+#endif
+}
+inline llvm::CallInst *createLifetimeEnd(llvm::IRBuilderBase &B,
+                                         llvm::AllocaInst *AI, uint64_t Size) {
+#if SCOPEALLOC_HAVE_POINTER_ONLY_LIFETIME
+  return B.CreateLifetimeEnd(AI);
+#else
+  return B.CreateLifetimeEnd(AI, B.getInt64(Size));
+#endif
+}
+
+/// A CaptureTracker that is asked one question per capturing use: whether
+/// the walk should stop there. LLVM 21 asks captured(Use, UseCaptureInfo)
+/// for an Action, which includes uses that capture only whether the
+/// pointer is null (an icmp with null); older releases ask captured(Use)
+/// for a bool and never report those.
+struct StopAtCaptureTracker : llvm::CaptureTracker {
+  /// Whether to stop at \p U, which may capture the pointer.
+  virtual bool stopAt(const llvm::Use *U) = 0;
+#if SCOPEALLOC_HAVE_CAPTURE_COMPONENTS
+  Action captured(const llvm::Use *U, llvm::UseCaptureInfo) override {
+    return stopAt(U) ? Stop : Continue;
+  }
+#else
+  bool captured(const llvm::Use *U) override { return stopAt(U); }
+#endif
+};
+
+/// The name of one entry of cl::getRegisteredOptions() (a DenseMap after
+/// 19, a StringMap before); its option is `.second` in both.
+template <class EntryT>
+llvm::StringRef registeredOptionName(const EntryT &Entry) {
+#if SCOPEALLOC_HAVE_DENSEMAP_OPTION_REGISTRY
+  return Entry.first;
+#else
+  return Entry.getKey();
 #endif
 }
 
@@ -403,6 +532,40 @@ inline const llvm::DiagnosticInfo &diagnosticOf(DiagnosticHandlerArg DI) {
 
 } // namespace scopealloc
 
+//===-- The pass plugin interface -----------------------------------------===//
+
+// Only where llvm/Passes/PassBuilder.h was included first: the plugin
+// interface (llvm/Plugins/PassPlugin.h since 22, llvm/Passes/PassPlugin.h
+// before) and OptimizerLast with the LTO phase.
+#if defined(LLVM_PASSES_PASSBUILDER_H)
+#if __has_include("llvm/Plugins/PassPlugin.h")
+#include "llvm/Plugins/PassPlugin.h"
+#else
+#include "llvm/Passes/PassPlugin.h"
+#endif
+#include <functional>
+namespace scopealloc {
+/// PassBuilder::registerOptimizerLastEPCallback with the LTO phase the
+/// pipeline is for when LLVM says it (20 and newer), std::nullopt before.
+inline void registerOptimizerLast(
+    llvm::PassBuilder &PB,
+    std::function<void(llvm::ModulePassManager &, llvm::OptimizationLevel,
+                       std::optional<llvm::ThinOrFullLTOPhase>)>
+        Callback) {
+#if SCOPEALLOC_HAVE_OPTIMIZER_LAST_PHASE
+  PB.registerOptimizerLastEPCallback(
+      [Callback](llvm::ModulePassManager &MPM, llvm::OptimizationLevel Level,
+                 llvm::ThinOrFullLTOPhase Phase) { Callback(MPM, Level, Phase); });
+#else
+  PB.registerOptimizerLastEPCallback(
+      [Callback](llvm::ModulePassManager &MPM, llvm::OptimizationLevel Level) {
+        Callback(MPM, Level, std::nullopt);
+      });
+#endif
+}
+} // namespace scopealloc
+#endif
+
 //===-- clang's Driver library (scopealloc-clang) -------------------------===//
 
 #if LLVM_VERSION_MAJOR < 16
@@ -419,6 +582,28 @@ using CommandRedirect = llvm::Optional<llvm::StringRef>;
 } // namespace scopealloc
 
 // Only where clang/Driver/Driver.h was included first.
+
+/// DiagnosticsEngine refers to DiagnosticOptions it does not own
+/// (DiagnosticOptions &; TextDiagnosticPrinter likewise): clang 21. Before,
+/// both share them (IntrusiveRefCntPtr, a pointer).
+#define SCOPEALLOC_HAVE_UNOWNED_DIAGNOSTIC_OPTIONS (LLVM_VERSION_MAJOR >= 21)
+/// ProcessWarningOptions takes the file system (for -Wsuppression-mapping=):
+/// clang 20.
+#define SCOPEALLOC_HAVE_WARNING_OPTIONS_VFS (LLVM_VERSION_MAJOR >= 20)
+
+// The driver's option table (options::OPT_*): clang/Options/Options.h in
+// namespace clang::options since clang 22; before, clang/Driver/Options.h
+// in clang::driver::options. The sources name it from clang::driver.
+#if defined(LLVM_CLANG_DRIVER_DRIVER_H)
+#if __has_include("clang/Options/Options.h")
+#include "clang/Options/Options.h"
+namespace clang::driver {
+namespace options = clang::options;
+} // namespace clang::driver
+#else
+#include "clang/Driver/Options.h"
+#endif
+#endif
 
 /// clang::driver::expandResponseFiles: clang 17.
 #define SCOPEALLOC_HAVE_DRIVER_EXPAND_RESPONSE_FILES (LLVM_VERSION_MAJOR >= 17)
@@ -446,6 +631,59 @@ expandResponseFiles(llvm::SmallVectorImpl<const char *> &Args, bool ClangCLMode,
 #endif
 }
 } // namespace clang::driver
+#endif
+
+// Only where clang's TextDiagnosticPrinter.h and CompilerInvocation.h were
+// included first (and Driver.h).
+#if defined(LLVM_CLANG_DRIVER_DRIVER_H) &&                                     \
+    defined(LLVM_CLANG_FRONTEND_TEXTDIAGNOSTICPRINTER_H) &&                    \
+    defined(LLVM_CLANG_FRONTEND_COMPILERINVOCATION_H)
+#include "llvm/Support/VirtualFileSystem.h"
+namespace scopealloc {
+/// The diagnostics of a driver built for \p Argv: its -W and colour options,
+/// printed with \p Prefix ("clang: error: ..."), or not at all when
+/// \p Prefix is empty. Keeps the options alive as long as the engine.
+class DriverDiagnostics {
+public:
+  DriverDiagnostics(llvm::ArrayRef<const char *> Argv, llvm::StringRef Prefix)
+      : Opts(clang::CreateAndPopulateDiagOpts(Argv)) {
+    clang::DiagnosticConsumer *Client;
+    if (Prefix.empty()) {
+      Client = new clang::IgnoringDiagConsumer();
+    } else {
+#if SCOPEALLOC_HAVE_UNOWNED_DIAGNOSTIC_OPTIONS
+      auto *Printer = new clang::TextDiagnosticPrinter(llvm::errs(), *Opts);
+#else
+      auto *Printer = new clang::TextDiagnosticPrinter(llvm::errs(), &*Opts);
+#endif
+      Printer->setPrefix(Prefix.str());
+      Client = Printer;
+    }
+#if SCOPEALLOC_HAVE_UNOWNED_DIAGNOSTIC_OPTIONS
+    Engine = std::make_unique<clang::DiagnosticsEngine>(
+        new clang::DiagnosticIDs(), *Opts, Client);
+#else
+    Engine = std::make_unique<clang::DiagnosticsEngine>(
+        new clang::DiagnosticIDs(), Opts, Client);
+#endif
+#if SCOPEALLOC_HAVE_WARNING_OPTIONS_VFS
+    clang::ProcessWarningOptions(*Engine, *Opts, *llvm::vfs::getRealFileSystem(),
+                                 /*ReportDiags=*/false);
+#else
+    clang::ProcessWarningOptions(*Engine, *Opts, /*ReportDiags=*/false);
+#endif
+  }
+  clang::DiagnosticsEngine &engine() { return *Engine; }
+
+private:
+#if SCOPEALLOC_HAVE_UNOWNED_DIAGNOSTIC_OPTIONS
+  std::unique_ptr<clang::DiagnosticOptions> Opts;
+#else
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> Opts;
+#endif
+  std::unique_ptr<clang::DiagnosticsEngine> Engine;
+};
+} // namespace scopealloc
 #endif
 
 #endif // SCOPEALLOC_ANALYSIS_LLVMCOMPAT_H

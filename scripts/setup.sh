@@ -70,7 +70,11 @@ if [ "${1:-}" = --deb-src ]; then
 fi
 
 packages=(
-  llvm-19-dev clang-19 llvm-19-tools libclang-rt-19-dev lld-19  # LLVM 19 toolchain, lit tools, sanitizers
+  llvm-22-dev clang-22 llvm-22-tools libclang-rt-22-dev lld-22  # LLVM 22, the primary toolchain (bookworm-security)
+  libclang-cpp22-dev libclang-22-dev                             # clang 22's Driver library: the scopealloc-clang driver
+  mlir-22-tools libmlir-22-dev                                   # the MLIR route (mlir/) on MLIR 22: libMLIR, mlir-opt-22.
+                                                                # Only one libmlir-N-dev can be installed (Conflicts: libmlir-x.y-dev)
+  llvm-19-dev clang-19 llvm-19-tools libclang-rt-19-dev lld-19  # LLVM 19 row: its whole suite (docs/llvm-versions.md)
   libclang-cpp19-dev libclang-19-dev                             # clang's Driver library: the scopealloc-clang driver
   llvm-16-dev llvm-16-tools clang-16 lld-16                      # the LLVM 16 row of the support matrix (docs/llvm-versions.md)
   llvm-15-dev llvm-15-tools clang-15 lld-15                      # the LLVM 15 row (no libclang-rt-15-dev: the runtime is clang 19's)
@@ -88,7 +92,6 @@ packages=(
   qemu-system-misc                                              # runs the RISC-V (riscv32) cross links
   ccache                                                        # the wrappers' and scopealloc_enable's ccache tests
   autoconf automake libtool meson file                          # build-system tests (test/buildsystems), libsodium and zstd's own checks
-  mlir-19-tools libmlir-19-dev                                  # the MLIR route (mlir/): libMLIR, mlir-opt-19 for its tests
   libhalide14-0-dev                                             # Halide 14 client suite (test/halide): the generator links libHalide14
 )
 

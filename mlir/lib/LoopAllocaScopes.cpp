@@ -89,9 +89,9 @@ struct LoopAllocaScopesPass
     auto ptrType = LLVM::LLVMPointerType::get(loop->getContext());
     builder.setInsertionPointToStart(&body);
     Value saved =
-        builder.create<LLVM::StackSaveOp>(loop->getLoc(), ptrType).getResult();
+        LLVM::StackSaveOp::create(builder, loop->getLoc(), ptrType).getResult();
     builder.setInsertionPoint(terminator);
-    builder.create<LLVM::StackRestoreOp>(loop->getLoc(), saved);
+    LLVM::StackRestoreOp::create(builder, loop->getLoc(), saved);
   }
 };
 

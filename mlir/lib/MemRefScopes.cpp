@@ -1,11 +1,12 @@
 //===- MemRefScopes.cpp - keep scopealloc.scope across memref lowering ----===//
 //
-// finalize-memref-to-llvm (MLIR 19) rebuilds every memref.alloca as a new
+// finalize-memref-to-llvm (MLIR 22) rebuilds every memref.alloca as a new
 // llvm.alloca without its discardable attributes. This pass lowers the
 // memref.alloca ops that carry `scopealloc.scope` (or all of them, with
-// default-scope) with the same AllocLikeOpLLVMLowering base the upstream
-// pattern uses, so the descriptor, the element count and the alignment are
-// exactly upstream's, and copies the scope onto the llvm.alloca. Uses of the
+// default-scope) as upstream's AllocaOpLowering does (the same
+// ConvertOpToLLVMPattern helpers), so the descriptor, the element count and
+// the alignment are exactly upstream's, and copies the scope onto the
+// llvm.alloca. Uses of the
 // memref that are not lowered yet see an unrealized_conversion_cast, which
 // reconcile-unrealized-casts removes at the end of the usual pipeline.
 //
@@ -16,7 +17,7 @@
 #include "mlir/Analysis/DataLayoutAnalysis.h"
 #include "mlir/Conversion/LLVMCommon/LoweringOptions.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
-#include "mlir/Conversion/MemRefToLLVM/AllocLikeConversion.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -38,34 +39,47 @@ StringAttr scopeOf(Operation *op, StringAttr defaultScope) {
 }
 
 /// memref.alloca with a scope -> llvm.alloca with the same scope. Mirrors
-/// MLIR 19's AllocaOpLowering (MemRefToLLVM.cpp) and adds the attribute.
-struct ScopedAllocaOpLowering : public AllocLikeOpLLVMLowering {
+/// MLIR 22's AllocaOpLowering (MemRefToLLVM.cpp) and adds the attribute.
+struct ScopedAllocaOpLowering
+    : public ConvertOpToLLVMPattern<memref::AllocaOp> {
   ScopedAllocaOpLowering(const LLVMTypeConverter &converter,
                          StringAttr defaultScope, PatternBenefit benefit)
-      : AllocLikeOpLLVMLowering(memref::AllocaOp::getOperationName(), converter,
-                                benefit),
-        defaultScope(defaultScope) {
-    setRequiresNumElements();
-  }
+      : ConvertOpToLLVMPattern<memref::AllocaOp>(converter, benefit),
+        defaultScope(defaultScope) {}
 
-  std::tuple<Value, Value> allocateBuffer(ConversionPatternRewriter &rewriter,
-                                          Location loc, Value size,
-                                          Operation *op) const override {
-    auto allocaOp = cast<memref::AllocaOp>(op);
-    Type elementType =
-        typeConverter->convertType(allocaOp.getType().getElementType());
-    unsigned addrSpace =
-        *getTypeConverter()->getMemRefAddressSpace(allocaOp.getType());
+  LogicalResult
+  matchAndRewrite(memref::AllocaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MemRefType memRefType = op.getType();
+    if (!isConvertibleAndHasIdentityMaps(memRefType))
+      return rewriter.notifyMatchFailure(op, "incompatible memref type");
+    FailureOr<unsigned> addrSpace =
+        getTypeConverter()->getMemRefAddressSpace(memRefType);
+    if (failed(addrSpace))
+      return rewriter.notifyMatchFailure(op, "unsupported address space");
+
+    // Static sizes as constants, dynamic ones from the operands; the size
+    // is an element count (an alloca gets a typed pointer right away).
+    SmallVector<Value, 4> sizes;
+    SmallVector<Value, 4> strides;
+    Value size;
+    getMemRefDescriptorSizes(loc, memRefType, adaptor.getOperands(), rewriter,
+                             sizes, strides, size, /*sizeInBytes=*/false);
+    Type elementType = typeConverter->convertType(memRefType.getElementType());
     auto elementPtrType =
-        LLVM::LLVMPointerType::get(rewriter.getContext(), addrSpace);
+        LLVM::LLVMPointerType::get(rewriter.getContext(), *addrSpace);
     auto alloca =
-        rewriter.create<LLVM::AllocaOp>(loc, elementPtrType, elementType, size,
-                                        allocaOp.getAlignment().value_or(0));
+        LLVM::AllocaOp::create(rewriter, loc, elementPtrType, elementType, size,
+                               op.getAlignment().value_or(0));
     if (StringAttr scope = scopeOf(op, defaultScope))
       alloca->setAttr(kScopeAttrName, scope);
     else if (Attribute malformed = op->getAttr(kScopeAttrName))
       alloca->setAttr(kScopeAttrName, malformed); // the translation reports it
-    return std::make_tuple(alloca.getResult(), alloca.getResult());
+    Value descriptor = createMemRefDescriptor(loc, memRefType, alloca, alloca,
+                                              sizes, strides, rewriter);
+    rewriter.replaceOp(op, descriptor);
+    return success();
   }
 
   StringAttr defaultScope;

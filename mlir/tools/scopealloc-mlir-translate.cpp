@@ -1,6 +1,6 @@
 //===- scopealloc-mlir-translate.cpp - mlir-translate with scopes ---------===//
 //
-// mlir-translate-19 with ScopeAlloc's dialect translation registered:
+// mlir-translate-22 with ScopeAlloc's dialect translation registered:
 // `scopealloc.scope = "<scope>"` on llvm.alloca and llvm.call becomes
 // `!scope !{!"<scope>"}` in --mlir-to-llvmir's output. Every other upstream
 // translation is there unchanged.
@@ -16,14 +16,9 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
-#include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
-
-// LLVM 19's switch between debug records and debug intrinsics in printed IR
-// (libLLVM; mlir-translate-19's --mlir-to-llvmir honours it the same way).
-extern llvm::cl::opt<bool> WriteNewDbgInfoFormat;
 
 namespace {
 
@@ -33,8 +28,11 @@ namespace {
 void registerTranslations() {
   mlir::registerFromLLVMIRTranslation();
   mlir::registerFromSPIRVTranslation();
+  mlir::registerIRDLToCppTranslation();
+  mlir::registerFromWasmTranslation();
   mlir::registerToCppTranslation();
   mlir::registerToSPIRVTranslation();
+  mlir::smt::registerExportSMTLIBTranslation();
 
   mlir::TranslateFromMLIRRegistration toLLVMIR(
       "mlir-to-llvmir",
@@ -45,11 +43,6 @@ void registerTranslations() {
             mlir::translateModuleToLLVMIR(op, llvmContext);
         if (!llvmModule)
           return mlir::failure();
-        // Print in the debug-info format LLVM 19 prints by default.
-        llvm::ScopedDbgInfoFormatSetter formatSetter(*llvmModule,
-                                                     WriteNewDbgInfoFormat);
-        if (WriteNewDbgInfoFormat)
-          llvmModule->removeDebugIntrinsicDeclarations();
         llvmModule->print(output, nullptr);
         return mlir::success();
       },

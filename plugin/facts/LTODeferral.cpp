@@ -78,8 +78,8 @@ static bool recordedForLink(StringRef Name) {
 
 static void warnAboutLostOptions(const Module &M) {
   for (const auto &Entry : cl::getRegisteredOptions()) {
-    StringRef Name = Entry.getKey();
-    cl::Option *Option = Entry.getValue();
+    StringRef Name = registeredOptionName(Entry);
+    cl::Option *Option = Entry.second;
     if (Name.starts_with("scope-alloc-") && Option->getNumOccurrences() &&
         !recordedForLink(Name))
       M.getContext().diagnose(ScopeAllocDiagnostic(

@@ -274,7 +274,7 @@ void ModuleReport::print(raw_ostream &OS) const {
     J.attribute("module", M.getModuleIdentifier());
     J.attribute("source_file", M.getSourceFileName());
     J.attribute("directory", Directory.str());
-    J.attribute("target_triple", M.getTargetTriple());
+    J.attribute("target_triple", targetTripleString(M));
     J.attribute("complete", Failed.empty());
     J.attributeArray("failed_functions", [&] {
       for (const std::string &Name : Failed)

@@ -15,14 +15,14 @@
 // parameters, scope-alloc<limit=0;frame-budget=4096> (PolicyOptions.h).
 //
 //===----------------------------------------------------------------------===//
-#include "LLVMCompat.h"
 #include "passes/ScopeAllocPass.h"
 #include "passes/ScopeTracking.h"
 #include "policy/SourceScopes.h"
 #include "transform/WorkspacePromotion.h"
 
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Passes/PassPlugin.h"
+// After PassBuilder.h: the plugin interface and registerOptimizerLast.
+#include "LLVMCompat.h"
 #include "llvm/Support/WithColor.h"
 
 #include <memory>
@@ -89,12 +89,15 @@ static void registerScopeAlloc(PassBuilder &PB) {
         return true;
       });
 
-  // LLVM 19's extension points do not say which LTO phase a pipeline is
-  // for; which ones this PassBuilder invoked does. A compile step's
-  // pipeline (default, or LTO pre-link) starts at PipelineStart; the LTO
-  // backends' do not: ThinLTO's post-link optimiser ends at OptimizerLast,
-  // full LTO's at FullLinkTimeOptimizationLast. A second OptimizerLast
-  // after PipelineStart is -ffat-lto-objects' object code.
+  // OptimizerLast runs at the end of a compile step's pipeline (default, or
+  // LTO pre-link) and of ThinLTO's post-link optimiser; full LTO's ends at
+  // FullLinkTimeOptimizationLast. LLVM 20 and newer say which phase a
+  // pipeline is for; a post-link phase is never a compile step. Which
+  // extension points this PassBuilder invoked says the rest (and all of it
+  // on LLVM 19, which tells no phase): a compile step's pipeline starts at
+  // PipelineStart, the LTO backends' do not, and a second OptimizerLast
+  // after PipelineStart is -ffat-lto-objects' object code (LLVM 22 runs it
+  // with the phase None, after the pre-link pipeline).
   struct PipelineSeen {
     bool Start = false;
     unsigned OptimizerLast = 0;
@@ -106,9 +109,13 @@ static void registerScopeAlloc(PassBuilder &PB) {
         MPM.addPass(SourceScopesPass());
         MPM.addPass(createModuleToFunctionPassAdaptor(PromoteWorkspacePass()));
       });
-  PB.registerOptimizerLastEPCallback(
-      [Seen](ModulePassManager &MPM, OptimizationLevel) {
-        bool CompileStep = Seen->Start && Seen->OptimizerLast++ == 0;
+  registerOptimizerLast(
+      PB, [Seen](ModulePassManager &MPM, OptimizationLevel,
+                 std::optional<ThinOrFullLTOPhase> Phase) {
+        bool PostLink = Phase && (*Phase == ThinOrFullLTOPhase::ThinLTOPostLink ||
+                                  *Phase == ThinOrFullLTOPhase::FullLTOPostLink);
+        bool CompileStep =
+            !PostLink && Seen->Start && Seen->OptimizerLast++ == 0;
         MPM.addPass(ScopeAllocPass(CompileStep ? ScopeAllocPass::CompileStep
                                                : ScopeAllocPass::LinkStep));
       });

@@ -71,12 +71,11 @@ uint64_t fitFrameOverhead(const Function &F) {
   return usesFPOrVectorRegisters(F) ? S.SavedFPRegisters : S.SavedRegisters;
 }
 
-/// The stack's natural alignment, 16 when the data layout does not say.
+/// The stack's natural alignment, at most 16, and 16 when the data layout
+/// does not say.
 static Align stackAlignment(const DataLayout &DL) {
-  for (Align A : {Align(16), Align(8), Align(4), Align(2)})
-    if (!DL.exceedsNaturalStackAlignment(A))
-      return A;
-  return Align(1);
+  MaybeAlign Natural = DL.getStackAlignment();
+  return Natural ? std::min(*Natural, Align(16)) : Align(16);
 }
 
 ModuleProgram::ModuleProgram(Module &M, const bound::Settings &Declared,

@@ -86,7 +86,7 @@ static Value *irGuardAddress(IRBuilder<> &B, Module &M) {
     return ConstantExpr::getIntToPtr(B.getInt32(Offset), B.getPtrTy(AS));
   }
   if (T.isAArch64() && (T.isAndroid() || T.isOSFuchsia())) {
-    Value *TP = B.CreateIntrinsic(Intrinsic::thread_pointer, {}, {});
+    Value *TP = createThreadPointer(B);
     return B.CreateConstGEP1_32(B.getInt8Ty(), TP,
                                 T.isAndroid() ? 0x28 : -0x10);
   }
@@ -117,7 +117,8 @@ Value *DemotedCanaries::loadGuard(Instruction *Before) {
     if (!is_contained(Used, GV))
       appendToCompilerUsed(M, {GV});
   }
-  Value *Guard = B.CreateIntrinsic(Intrinsic::stackguard, {}, {});
+  Value *Guard = B.CreateIntrinsic(Intrinsic::stackguard, ArrayRef<Type *>(),
+                                   ArrayRef<Value *>());
   return B.CreatePtrToInt(Guard, IntPtr, "scopealloc.guard");
 }
 

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "transform/WorkspacePromotion.h"
+#include "LLVMCompat.h"
 #include "Scope.h"
 #include "placement/FrameBudget.h"
 #include "placement/Placement.h"
@@ -430,12 +431,12 @@ bool Promoter::checkABI(Candidate &C) {
 /// than its releases: stored, returned, or passed to a call that may keep
 /// it.
 bool mayEscape(const Candidate &C) {
-  struct Tracker : CaptureTracker {
+  struct Tracker : StopAtCaptureTracker {
     const Candidate &C;
     bool Escapes = false;
     explicit Tracker(const Candidate &C) : C(C) {}
     void tooManyUses() override { Escapes = true; }
-    bool captured(const Use *U) override {
+    bool stopAt(const Use *U) override {
       if (is_contained(C.Releases, U->getUser()))
         return false; // a free: that is where it ends
       if (isa<ICmpInst>(U->getUser()))
@@ -491,10 +492,10 @@ void Promoter::promote(Candidate &C) {
     AI->setMetadata(ScopeMetadataName, MD);
 
   IRBuilder<> B(C.Alloc);
-  B.CreateLifetimeStart(AI, B.getInt64(C.Size));
+  createLifetimeStart(B, AI, C.Size);
   for (CallInst *R : C.Releases) {
     IRBuilder<> RB(R);
-    RB.CreateLifetimeEnd(AI, RB.getInt64(C.Size));
+    createLifetimeEnd(RB, AI, C.Size);
   }
   C.Alloc->replaceAllUsesWith(AI);
   C.Alloc->eraseFromParent();

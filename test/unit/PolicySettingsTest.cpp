@@ -74,7 +74,7 @@ TEST(PolicySettings, TableIsInEnumeratorOrder) {
 }
 
 TEST(PolicySettings, OptionsAreRegisteredInTheCategory) {
-  StringMap<cl::Option *> &Options = cl::getRegisteredOptions();
+  auto &Options = cl::getRegisteredOptions();
   for (const SettingInfo &S : policySettings()) {
     if (!S.in(layer::Option))
       continue;
@@ -85,9 +85,9 @@ TEST(PolicySettings, OptionsAreRegisteredInTheCategory) {
   }
   // Every other -scope-alloc-* option of the plugin is in the category too.
   for (const auto &Entry : Options) {
-    StringRef Name = Entry.getKey();
+    StringRef Name = registeredOptionName(Entry);
     if (Name.starts_with("scope-alloc-"))
-      EXPECT_TRUE(is_contained(Entry.getValue()->Categories, &optionCategory()))
+      EXPECT_TRUE(is_contained(Entry.second->Categories, &optionCategory()))
           << Name.str();
   }
 }
@@ -231,7 +231,7 @@ TEST(PolicySettings, FilesOutsideCppNameEverySetting) {
 TEST(PolicySettings, OptionsPageListsEveryOption) {
   std::string Page = readSourceFile("docs/options.md");
   for (const auto &Entry : cl::getRegisteredOptions()) {
-    StringRef Name = Entry.getKey();
+    StringRef Name = registeredOptionName(Entry);
     if (Name.starts_with("scope-alloc-"))
       EXPECT_NE(Page.find("`-" + Name.str()), std::string::npos)
           << "docs/options.md does not list -" << Name.str();

@@ -18,7 +18,6 @@
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Driver/Action.h"
 #include "clang/Driver/Job.h"
-#include "clang/Driver/Options.h"
 #include "clang/Driver/Tool.h"
 #include "clang/Driver/ToolChain.h"
 #include "clang/Driver/Types.h"
@@ -74,22 +73,11 @@ private:
 ClangCompilation::ClangCompilation(const Settings &S,
                                    ArrayRef<const char *> Argv, bool Quiet)
     : Quiet(Quiet) {
-  IntrusiveRefCntPtr<DiagnosticOptions> DiagOpts =
-      CreateAndPopulateDiagOpts(Argv).release();
-  DiagnosticConsumer *Client;
-  if (Quiet) {
-    Client = new IgnoringDiagConsumer();
-  } else {
-    // "clang: error: ...", as the wrapped clang says it.
-    auto *Printer = new TextDiagnosticPrinter(errs(), &*DiagOpts);
-    Printer->setPrefix(sys::path::stem(S.CompilerName).str());
-    Client = Printer;
-  }
-  Diags = std::make_unique<DiagnosticsEngine>(new DiagnosticIDs(), DiagOpts,
-                                              Client);
-  ProcessWarningOptions(*Diags, *DiagOpts, /*ReportDiags=*/false);
-  TheDriver = std::make_unique<Driver>(
-      S.Compiler, sys::getDefaultTargetTriple(), *Diags, "clang LLVM compiler");
+  // "clang: error: ...", as the wrapped clang says it.
+  Diags = std::make_unique<DriverDiagnostics>(
+      Argv, Quiet ? "" : sys::path::stem(S.CompilerName));
+  TheDriver = std::make_unique<Driver>(S.Compiler, sys::getDefaultTargetTriple(),
+                                       Diags->engine(), "clang LLVM compiler");
   TheDriver->setTargetAndMode(
       ToolChain::getTargetAndModeFromProgramName(S.CompilerName));
   std::optional<Silence> Quieted;

@@ -9,7 +9,6 @@
 
 #include "ScopeAllocClang.h"
 #include "clang/Driver/Job.h"
-#include "clang/Driver/Options.h"
 #include "clang/Driver/Tool.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Support/FileSystem.h"

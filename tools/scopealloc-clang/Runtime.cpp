@@ -17,8 +17,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ScopeAllocClang.h"
+#include "LLVMCompat.h" // clang's driver options
 #include "clang/Driver/Job.h"
-#include "clang/Driver/Options.h"
 #include "clang/Driver/Tool.h"
 #include "clang/Driver/ToolChain.h"
 #include "llvm/ADT/StringExtras.h"

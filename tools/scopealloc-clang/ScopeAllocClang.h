@@ -63,6 +63,7 @@ std::vector<std::string> optionValues(llvm::ArrayRef<const char *> Argv,
 /// A Compilation built by clang's Driver, as clang builds it (Jobs.cpp).
 /// A quiet one prints nothing: a probe, whose messages are the real
 /// build's to print.
+class DriverDiagnostics; // LLVMCompat.h
 class ClangCompilation {
 public:
   ClangCompilation(const Settings &S, llvm::ArrayRef<const char *> Argv,
@@ -73,7 +74,7 @@ public:
   bool ok() const { return C && !C->containsError(); }
 
 private:
-  std::unique_ptr<clang::DiagnosticsEngine> Diags;
+  std::unique_ptr<DriverDiagnostics> Diags;
   std::unique_ptr<clang::driver::Driver> TheDriver;
   std::unique_ptr<clang::driver::Compilation> C;
   bool Quiet;

@@ -1,15 +1,20 @@
 # Substitutions shared by the lit suites, so tests read like LLVM's own:
 #   %opt %clang %clangxx        the tools of the LLVM the plugin is built for
 # and the features (REQUIRES:/UNSUPPORTED:, docs/llvm-versions.md):
-#   llvm-15 llvm-16 llvm-19     that LLVM's major version
-#   debug-records               debug records (#dbg_declare...), LLVM 19
+#   llvm-15 llvm-16 llvm-19 llvm-22  that LLVM's major version
+#   debug-records               debug records (#dbg_declare...), LLVM 19+
+#   pass-plugin-parses-options  clang loads -fpass-plugin= before it parses
+#                               -mllvm, so the plugin's options need no
+#                               -fplugin= (clang 22)
 #   %{llvm-major}               that major version, e.g. 19
 #   %{tls-address}              INTRINSIC (llvm.threadlocal.address, 16+) or
 #                               GLOBAL (15: a thread_local global is its own
 #                               address), for version-aware check prefixes
 #   %plugin                     the built ScopeAlloc.so
 #   %loadplugin                 -load-pass-plugin %plugin
-#   %clangplugin                clang flags that load the plugin (+ -mllvm options)
+#   %clangplugin                clang flags that load the plugin (+ -mllvm
+#                               options): -fpass-plugin= (and -fplugin=
+#                               before clang 22)
 #   %prefix %scc %scxx          the test install prefix and its wrappers
 #   %scopealloc-bound           the built scopealloc-bound (every build has it)
 #   %rtinc %rtlib               the runtime's headers and library
@@ -35,6 +40,8 @@ def configure(config, lit_config, name, suffixes):
     config.available_features.add("llvm-%d" % major)
     if major >= 19:
         config.available_features.add("debug-records")
+    if major >= 22:
+        config.available_features.add("pass-plugin-parses-options")
     bin_dir = config.llvm_tools_dir
     config.environment["PATH"] = os.pathsep.join(
         [bin_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
@@ -48,7 +55,8 @@ def configure(config, lit_config, name, suffixes):
     subs = [
         ("%opt", os.path.join(bin_dir, "opt")),
         ("%clangxx", os.path.join(bin_dir, "clang++")),
-        ("%clangplugin", "-fpass-plugin=%s -fplugin=%s" % (plugin, plugin)),
+        ("%clangplugin", "-fpass-plugin=%s" % plugin if major >= 22 else
+         "-fpass-plugin=%s -fplugin=%s" % (plugin, plugin)),
         ("%clang", os.path.join(bin_dir, "clang")),
         ("%loadplugin", "-load-pass-plugin " + plugin),
         ("%plugin", plugin),

@@ -275,6 +275,12 @@ std::vector<std::string> linkFlags(const Settings &S, Compilation &Probe) {
     break;
   case RuntimeChoice::BareMetal:
     Flags.insert(Flags.end(), {"-x", "none", Path});
+    // clang 19 links bare-metal targets with ld.lld; clang 22 with the
+    // host's GNU ld (when no GCC for the target is installed), which knows
+    // no Arm or RISC-V ("unrecognised emulation mode: armelf"). The
+    // bare-metal runtimes are linked and checked with lld: keep it.
+    if (!Args.getLastArg(options::OPT_fuse_ld_EQ, options::OPT_ld_path_EQ))
+      Flags.push_back("-fuse-ld=lld");
     break;
   }
 
@@ -291,7 +297,7 @@ std::vector<std::string> linkFlags(const Settings &S, Compilation &Probe) {
       fail(Linker->getSpelling() + Value + ": an LTO link (-flto=" + Mode +
            ") must use lld, which runs the ScopeAlloc pass at the link "
            "(-fuse-ld=lld)");
-  } else {
+  } else if (!is_contained(Flags, "-fuse-ld=lld")) {
     Flags.push_back("-fuse-ld=lld");
   }
   // LLVM 19's ThinLTO backend runs no pass plugin at -O0 (--lto-O0).

@@ -33,7 +33,7 @@ declare void @use(ptr)
 ; CHECK-NEXT:    %small = alloca [16 x i8], align 4
 ; CHECK-NEXT:    %scopealloc.pool = call ptr @llvm.threadlocal.address.p0(ptr @__scopealloc_tls_pool)
 ; CHECK-NEXT:    %scopealloc.cur = load atomic ptr, ptr %scopealloc.pool monotonic, align 8
-; CHECK-NEXT:    [[BOUNDP:%.*]] = getelementptr inbounds %scopealloc.pool, ptr %scopealloc.pool, i32 0, i32 4
+; CHECK-NEXT:    [[BOUNDP:%.*]] = getelementptr inbounds{{( nuw)?}} %scopealloc.pool, ptr %scopealloc.pool, i32 0, i32 4
 ; CHECK-NEXT:    %scopealloc.bound = load atomic ptr, ptr [[BOUNDP]] monotonic, align 8
 ; CHECK-NEXT:    [[UP:%.*]] = getelementptr i8, ptr %scopealloc.cur, i64 31
 ; CHECK-NEXT:    [[FRAME:%.*]] = call ptr @llvm.ptrmask.p0.i64(ptr [[UP]], i64 -32)
@@ -43,7 +43,7 @@ declare void @use(ptr)
 ; CHECK:       scopealloc.fast:
 ; CHECK-NEXT:    store atomic ptr %scopealloc.end, ptr %scopealloc.pool monotonic, align 8
 ; NOCOUNT-NEXT:  br label %scopealloc.frame.ready
-; COUNT-NEXT:    [[ALLOCSP:%.*]] = getelementptr inbounds %scopealloc.pool, ptr %scopealloc.pool, i32 0, i32 8
+; COUNT-NEXT:    [[ALLOCSP:%.*]] = getelementptr inbounds{{( nuw)?}} %scopealloc.pool, ptr %scopealloc.pool, i32 0, i32 8
 ; COUNT-NEXT:    %scopealloc.allocs = load atomic i64, ptr [[ALLOCSP]] monotonic, align 8
 ; COUNT-NEXT:    [[MORE:%.*]] = add i64 %scopealloc.allocs, 1
 ; COUNT-NEXT:    store atomic i64 [[MORE]], ptr [[ALLOCSP]] monotonic, align 8
@@ -71,7 +71,7 @@ declare void @use(ptr)
 ; rounded up to 16), the slow path gets the frame as it is.
 ; CHECK-LABEL: define void @granule_aligned(
 ; CHECK:         %scopealloc.cur = load atomic ptr, ptr %scopealloc.pool monotonic, align 8
-; CHECK-NEXT:    [[BOUNDP:%.*]] = getelementptr inbounds %scopealloc.pool, ptr %scopealloc.pool, i32 0, i32 4
+; CHECK-NEXT:    [[BOUNDP:%.*]] = getelementptr inbounds{{( nuw)?}} %scopealloc.pool, ptr %scopealloc.pool, i32 0, i32 4
 ; CHECK-NEXT:    %scopealloc.bound = load atomic ptr, ptr [[BOUNDP]] monotonic, align 8
 ; CHECK-NEXT:    %scopealloc.end = getelementptr i8, ptr %scopealloc.cur, i64 1504
 ; CHECK-NEXT:    %scopealloc.fits = icmp ule ptr %scopealloc.end, %scopealloc.bound

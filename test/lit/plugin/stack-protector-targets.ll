@@ -34,7 +34,7 @@
 ; A64-ASM: __stack_chk_guard
 ; A64-ASM: bl __stack_chk_fail
 
-; ANDROID: %[[TP:.*]] = call ptr @llvm.thread.pointer()
+; ANDROID: %[[TP:.*]] = call ptr @llvm.thread.pointer{{(\.p0)?}}()
 ; ANDROID-NEXT: %[[A:.*]] = getelementptr i8, ptr %[[TP]], i32 40
 ; ANDROID-NEXT: %scopealloc.guard = load volatile i64, ptr %[[A]]
 

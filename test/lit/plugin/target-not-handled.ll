@@ -3,7 +3,8 @@
 ; RUN: sed 's/TRIPLE/nvptx64-nvidia-cuda/' %s | %opt %loadplugin -passes=scope-alloc -pass-remarks-missed=scope-alloc -scope-alloc-report=%t.nvptx.json -disable-output 2>&1 | FileCheck %s --check-prefix=NVPTX
 ; RUN: FileCheck %s --check-prefix=NVPTX-REPORT < %t.nvptx.json
 ; RUN: python3 %S/../report/Inputs/validate.py %srcroot/docs/report-schema.json %t.nvptx.json
-; RUN: sed 's/TRIPLE/amdgcn-amd-amdhsa/' %s | %opt %loadplugin -passes=scope-alloc -pass-remarks-missed=scope-alloc -disable-output 2>&1 | FileCheck %s --check-prefix=AMDGPU
+; AMDGPU allocas live in addrspace(5) (LLVM 22's verifier insists).
+; RUN: sed -e '/^;/!s/target triple = "TRIPLE"/target datalayout = "A5"\ntarget triple = "amdgcn-amd-amdhsa"/' -e '/^;/!s/align 4$/align 4, addrspace(5)/' -e '/^;/!s/(ptr/(ptr addrspace(5)/g' %s | %opt %loadplugin -passes=scope-alloc -pass-remarks-missed=scope-alloc -disable-output 2>&1 | FileCheck %s --check-prefix=AMDGPU
 ; A handled target reports no reason.
 ; RUN: sed 's/TRIPLE/x86_64-unknown-linux-gnu/' %s | %opt %loadplugin -passes=scope-alloc -scope-alloc-report=%t.x86.json -disable-output
 ; RUN: FileCheck %s --check-prefix=X86-REPORT < %t.x86.json

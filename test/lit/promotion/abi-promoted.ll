@@ -16,12 +16,12 @@ declare void @use(ptr)
 ; CHECK-LABEL: define void @f(
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    %p = alloca [100 x i8], align 32
-; CHECK-NEXT:    call void @llvm.lifetime.start.p0(i64 100, ptr %p)
+; CHECK-NEXT:    call void @llvm.lifetime.start.p0({{(i64 100, )?}}ptr %p)
 ; CHECK-NEXT:    call void @use(ptr %p)
 ; CHECK-NOT:     __scopealloc
-; CHECK:         call void @llvm.lifetime.end.p0(i64 100, ptr %p)
+; CHECK:         call void @llvm.lifetime.end.p0({{(i64 100, )?}}ptr %p)
 ; CHECK-NEXT:    ret void
-; CHECK:         call void @llvm.lifetime.end.p0(i64 100, ptr %p)
+; CHECK:         call void @llvm.lifetime.end.p0({{(i64 100, )?}}ptr %p)
 ; CHECK-NEXT:    ret void
 define void @f(i1 %c) {
 entry:

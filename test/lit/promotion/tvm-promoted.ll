@@ -17,10 +17,10 @@ declare void @use(ptr)
 ; CHECK-LABEL: define i32 @f(
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    %ws = alloca [256 x i8], align 64
-; CHECK-NEXT:    call void @llvm.lifetime.start.p0(i64 256, ptr %ws)
+; CHECK-NEXT:    call void @llvm.lifetime.start.p0({{(i64 256, )?}}ptr %ws)
 ; CHECK-NEXT:    %isnull = icmp eq ptr %ws, null
 ; CHECK:         {{^  }}call void @use(ptr %ws)
-; CHECK-NEXT:    call void @llvm.lifetime.end.p0(i64 256, ptr %ws)
+; CHECK-NEXT:    call void @llvm.lifetime.end.p0({{(i64 256, )?}}ptr %ws)
 ; CHECK-NEXT:    %bad = icmp ne i32 0, 0
 ; CHECK-NOT:     @TVMBackend
 ; CHECK:         ret i32

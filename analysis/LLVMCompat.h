@@ -99,6 +99,10 @@
 /// llvm.thread.pointer is overloaded on its pointer type
 /// (llvm.thread.pointer.p0): after 19.
 #define SCOPEALLOC_HAVE_OVERLOADED_THREAD_POINTER (LLVM_VERSION_MAJOR >= 22)
+/// clang loads -fpass-plugin= libraries before it parses -mllvm, so a pass
+/// plugin's options need no -fplugin=/-load: clang 22 (llvm-project PRs
+/// 171868, 173287).
+#define SCOPEALLOC_HAVE_PASS_PLUGIN_OPTIONS (LLVM_VERSION_MAJOR >= 22)
 /// cl::getRegisteredOptions() is a DenseMap<StringRef, cl::Option *>
 /// (before, a StringMap): after 19.
 #define SCOPEALLOC_HAVE_DENSEMAP_OPTION_REGISTRY (LLVM_VERSION_MAJOR >= 22)

@@ -12,13 +12,13 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${1:-$root/build}
 rounds=${2:-5}
-bin=/usr/lib/llvm-19/bin
+bin=/usr/lib/llvm-22/bin
 plugin=$build/plugin/ScopeAlloc.so
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 "$bin/clang++" -std=c++17 -O0 -Xclang -disable-O0-optnone -S -emit-llvm \
-  -I "$root/analysis" -I "$root/runtime/include" -I /usr/lib/llvm-19/include \
+  -I "$root/analysis" -I "$root/runtime/include" -I /usr/lib/llvm-22/include \
   -fno-exceptions -fno-rtti -o "$work/real.ll" "$root/analysis/PolicyFile.cpp"
 python3 - "$work/scoped.ll" <<'PY'
 import sys

@@ -318,8 +318,15 @@ function(scopealloc_enable target)
     endif()
   endforeach()
   if(NOT wrapped)
-    target_compile_options(${target} PRIVATE
-      "$<$<COMPILE_LANGUAGE:C,CXX>:SHELL:\"-fpass-plugin=${SCOPEALLOC_PLUGIN}\" \"-fplugin=${SCOPEALLOC_PLUGIN}\">")
+    # clang 22 loads -fpass-plugin= before it parses -mllvm; older clang
+    # needs -fplugin= too for the plugin's -mllvm options.
+    if(SCOPEALLOC_LLVM_MAJOR GREATER_EQUAL 22)
+      target_compile_options(${target} PRIVATE
+        "$<$<COMPILE_LANGUAGE:C,CXX>:SHELL:\"-fpass-plugin=${SCOPEALLOC_PLUGIN}\">")
+    else()
+      target_compile_options(${target} PRIVATE
+        "$<$<COMPILE_LANGUAGE:C,CXX>:SHELL:\"-fpass-plugin=${SCOPEALLOC_PLUGIN}\" \"-fplugin=${SCOPEALLOC_PLUGIN}\">")
+    endif()
     # What scopealloc-bound reads, as the wrappers add it: machine frame
     # sizes and the pass's facts (.scopealloc_facts), asked for through
     # -Xclang so that no assembler job (-save-temps) sees the option.

@@ -9,7 +9,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${SCOPEALLOC_BUILD_DIR:-$root/build}
 
 bash "$root/scripts/setup.sh"
-cc=/usr/lib/llvm-19/bin/clang # the runtime's compiler (see CMakeLists.txt)
+cc=/usr/lib/llvm-22/bin/clang # the runtime's compiler (see CMakeLists.txt)
 # A build directory configured with another C compiler is configured afresh.
 if [ -f "$build/CMakeCache.txt" ] &&
   ! grep -q "^CMAKE_C_COMPILER:[A-Z]*=$cc\$" "$build/CMakeCache.txt"; then
@@ -17,7 +17,7 @@ if [ -f "$build/CMakeCache.txt" ] &&
 fi
 if [ ! -f "$build/CMakeCache.txt" ] || [ ! -f "$build/build.ninja" ]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_C_COMPILER=$cc \
-    -DLLVM_DIR=/usr/lib/llvm-19/lib/cmake/llvm -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    -DLLVM_DIR=/usr/lib/llvm-22/lib/cmake/llvm -DCMAKE_BUILD_TYPE=RelWithDebInfo
 fi
 cmake --build "$build"
 cmake --install "$build" --prefix "$build/install" >/dev/null

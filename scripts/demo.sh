@@ -27,7 +27,7 @@ echo
 echo "== Pool statistics at exit (SCOPEALLOC_STATS=1) =="
 cat "$out/demo.stats"
 
-/usr/lib/llvm-19/bin/clang -O2 "$src" -o "$out/demo-plain"
+/usr/lib/llvm-22/bin/clang -O2 "$src" -o "$out/demo-plain"
 "$out/demo-plain" > "$out/demo-plain.out"
 echo
 if cmp -s "$out/demo.out" "$out/demo-plain.out"; then

@@ -1,22 +1,23 @@
 #!/usr/bin/env bash
-# One older LLVM of the support matrix (docs/llvm-versions.md), as the
-# ctest tests llvm<N>-build, llvm<N>-lit and llvm<N>-unit run it:
+# One other LLVM of the support matrix (docs/llvm-versions.md), as the
+# ctest tests llvm<N>-build and llvm<N>-<suite> run it:
 #
 #   llvm-matrix.sh build <major> <source-dir> <build-dir>
-#       configures <build-dir> for /usr/lib/llvm-<major> (the runtime stays
-#       built with clang 19), builds everything (the plugin, scopealloc-bound
-#       and the wrappers on LLVM <major>'s clang Driver library, the
-#       runtimes, the tests) and installs it into <build-dir>/test-install
+#       configures <build-dir> for /usr/lib/llvm-<major>, builds everything
+#       (the plugin, scopealloc-bound and the wrappers on LLVM <major>'s
+#       clang Driver library, the runtimes, the tests) and installs it into
+#       <build-dir>/test-install. The runtime's compiler is LLVM <major>'s
+#       clang from 17 on (CMakeLists.txt), LLVM 22's before.
 #   llvm-matrix.sh lit <major> <source-dir> <build-dir>
 #       the lit suite of the pass (test/lit) with LLVM <major>'s opt/clang
-#   llvm-matrix.sh unit <major> <source-dir> <build-dir>
-#       the unit tests (GoogleTest, label unit)
-#   llvm-matrix.sh runtime <major> <source-dir> <build-dir>
-#       the runtime's tests (label runtime; the GCC-built runtime's test is
-#       the primary build's)
 #   llvm-matrix.sh e2e <major> <source-dir> <build-dir>
 #       the whole-program suite (test/e2e) through the installed wrappers
 #       and LLVM <major>'s clang
+#   llvm-matrix.sh <label> <major> <source-dir> <build-dir>
+#       any other ctest label of that tree (unit, runtime, realworld, ...):
+#       its tests, but for those that label runtime also has (runtime runs
+#       them); LLVM 15 and 16 leave out runtime.gcc_built (the primary
+#       build's)
 #
 # Exits 77 (ctest: skipped) when LLVM <major> is not installed.
 set -euo pipefail
@@ -26,33 +27,42 @@ if [ ! -f "$llvm/lib/cmake/llvm/LLVMConfig.cmake" ] || [ ! -x "$llvm/bin/clang" 
   echo "llvm-matrix: LLVM $major is not installed (Debian: llvm-$major-dev clang-$major lld-$major); skipped"
   exit 77
 fi
+# lit: bin/lit from LLVM 22 on, build/utils/lit/lit.py before.
+lit=$llvm/bin/lit
+[ -x "$lit" ] || lit=$llvm/build/utils/lit/lit.py
 case $step in
 build)
   if [ ! -f "$build/build.ninja" ]; then
+    cc=()
+    if [ "$major" -lt 17 ]; then cc=(-DCMAKE_C_COMPILER=/usr/lib/llvm-22/bin/clang); fi
     cmake -S "$src" -B "$build" -G Ninja -DLLVM_DIR="$llvm/lib/cmake/llvm" \
-      -DCMAKE_C_COMPILER=/usr/lib/llvm-19/bin/clang -DCMAKE_BUILD_TYPE=Release \
-      -DSCOPEALLOC_ENABLE_MLIR=OFF >/dev/null
+      "${cc[@]}" -DCMAKE_BUILD_TYPE=Release -DSCOPEALLOC_ENABLE_MLIR=OFF >/dev/null
   fi
   # Two jobs: the machines the suite runs on have two cores.
   cmake --build "$build" -j 2
   cmake --install "$build" --prefix "$build/test-install" >/dev/null
   ;;
 lit)
-  exec /usr/bin/python3 "$llvm/build/utils/lit/lit.py" -sv "$build/test/lit"
-  ;;
-unit)
-  exec ctest --test-dir "$build" -L unit -j 2 --output-on-failure
-  ;;
-runtime)
-  exec ctest --test-dir "$build" -L runtime -E '^runtime\.gcc_built$' -j 2 --output-on-failure
+  exec /usr/bin/python3 "$lit" -sv "$build/test/lit"
   ;;
 e2e)
-  # The harness is LLVM 19's lit (the suite uses DEFINE:, which LLVM 15's
-  # lit lacks); the compilers under test are LLVM <major>'s.
-  exec /usr/bin/python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv "$build/test/e2e"
+  if [ "$major" -lt 17 ]; then
+    # The harness is LLVM 22's lit (the suite uses DEFINE:, which LLVM 15's
+    # lit lacks); the compilers under test are LLVM <major>'s.
+    exec /usr/bin/python3 /usr/lib/llvm-22/bin/lit -sv "$build/test/e2e"
+  fi
+  exec ctest --test-dir "$build" -L '^e2e$' -LE '^runtime$' -j 2 --output-on-failure
+  ;;
+runtime)
+  exclude=()
+  if [ "$major" -lt 17 ]; then exclude=(-E '^runtime\.gcc_built$'); fi
+  exec ctest --test-dir "$build" -L '^runtime$' "${exclude[@]}" -j 2 --output-on-failure
+  ;;
+[a-z]*)
+  exec ctest --test-dir "$build" -L "^$step\$" -LE '^runtime$' -j 2 --output-on-failure
   ;;
 *)
-  echo "llvm-matrix: unknown step '$step' (build, lit, unit, runtime or e2e)" >&2
+  echo "llvm-matrix: unknown step '$step' (build, or a ctest label)" >&2
   exit 2
   ;;
 esac

@@ -5,14 +5,14 @@
 #   bash examples/mlir/build.sh <prefix> [<out-dir>]
 #
 # <prefix> is a ScopeAlloc install (cmake --install ... --prefix <prefix>)
-# built with MLIR; mlir-opt-19 comes from Debian's mlir-19-tools (LLVM_BIN=<dir>
-# for another LLVM 19 bin directory).
+# built with MLIR; mlir-opt-22 comes from Debian's mlir-22-tools (LLVM_BIN=<dir>
+# for another LLVM 22 bin directory).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 prefix=$(cd "${1:?usage: build.sh <prefix> [<out-dir>]}" && pwd)
 out=${2:-$PWD/mlir-example}
 mkdir -p "$out"
-llvm_bin=${LLVM_BIN:-/usr/lib/llvm-19/bin} # mlir-opt and clang of LLVM 19
+llvm_bin=${LLVM_BIN:-/usr/lib/llvm-22/bin} # mlir-opt and clang of LLVM 22
 run() { echo "+ $*"; "$@"; }
 
 # 1. memref -> LLVM dialect. scopealloc-memref-scopes (loaded from the plugin)

@@ -60,8 +60,12 @@ struct ClangPluginOnlyCheck {
     WithColor::warning()
         << "scope-alloc: ScopeAlloc is loaded as a clang plugin (-fplugin=) "
            "but not as a pass plugin, so its passes do not run; add "
-           "-fpass-plugin=<path to ScopeAlloc.so> (keep -fplugin= too: it "
-           "makes the -mllvm -scope-alloc-* options parse)\n";
+           "-fpass-plugin=<path to ScopeAlloc.so>"
+        << (SCOPEALLOC_HAVE_PASS_PLUGIN_OPTIONS
+                ? " (clang " LLVM_VERSION_STRING
+                  " parses the -mllvm -scope-alloc-* options with it alone)\n"
+                : " (keep -fplugin= too: it makes the -mllvm -scope-alloc-* "
+                  "options parse)\n");
   }
 } Check;
 

@@ -79,7 +79,7 @@ python=/usr/bin/python3
 started=$(date +%s)
 [ $no_build = 1 ] || bash "$root/scripts/build.sh" >&2
 prefix=$build/install
-clang=/usr/lib/llvm-19/bin/clang
+clang=/usr/lib/llvm-22/bin/clang
 plugin=$prefix/lib/ScopeAlloc.so
 limit0="-mllvm -scope-alloc-max-stack-alloca=0"
 mkdir -p "$out"

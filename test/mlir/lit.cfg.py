@@ -1,12 +1,12 @@
 # lit suite for the MLIR route (mlir/): the installed
-# scopealloc-mlir-translate and ScopeAllocMLIRPlugin.so with mlir-opt-19, and
+# scopealloc-mlir-translate and ScopeAllocMLIRPlugin.so with mlir-opt-22, and
 # MLIR kernels lowered, translated, compiled through the installed wrappers,
 # run and compared with the plain lowering built by plain clang.
-#   %mlir_opt            mlir-opt-19
-#   %mlir_translate      mlir-translate-19 (upstream)
+#   %mlir_opt            mlir-opt-22
+#   %mlir_translate      mlir-translate-22 (upstream)
 #   %sa_translate        <prefix>/bin/scopealloc-mlir-translate
 #   %mlirplugin          --load-pass-plugin=<prefix>/lib/ScopeAllocMLIRPlugin.so
-#   %llvm_include, %llvm_lib   LLVM/MLIR 19's headers and libraries
+#   %llvm_include, %llvm_lib   LLVM/MLIR 22's headers and libraries
 #   %mlir_lower          the upstream memref/scf/arith/func -> LLVM passes, as
 #                        a comma-separated list for --pass-pipeline
 import os, sys

@@ -1,6 +1,6 @@
 // scf.for (like scf.parallel, scf.forall, affine.for) is an allocation
 // scope: a memref.alloca in its body is freed at the end of each iteration.
-// MLIR 19 lowers the loop without saving and restoring the stack pointer, so
+// MLIR 22 lowers the loop without saving and restoring the stack pointer, so
 // the buffer takes new stack every iteration:
 // RUN: %mlir_opt %s --pass-pipeline='builtin.module(%mlir_lower)' | %mlir_translate --mlir-to-llvmir | FileCheck %s --check-prefix=UPSTREAM
 // UPSTREAM-LABEL: define float @per_iteration

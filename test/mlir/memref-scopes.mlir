@@ -1,6 +1,6 @@
-// MLIR 19's finalize-memref-to-llvm drops discardable attributes of
+// MLIR 22's finalize-memref-to-llvm drops discardable attributes of
 // memref.alloca. scopealloc-memref-scopes (ScopeAllocMLIRPlugin.so in
-// mlir-opt-19) lowers the memref.alloca ops that carry scopealloc.scope as
+// mlir-opt-22) lowers the memref.alloca ops that carry scopealloc.scope as
 // upstream does and keeps the attribute on the llvm.alloca; the others are
 // left to finalize-memref-to-llvm.
 //

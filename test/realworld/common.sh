@@ -21,7 +21,7 @@ RW_SRC=${RW_SRC:-$RW_WORK/src}
 RW_JOBS=${RW_JOBS:-$(nproc 2>/dev/null || echo 2)}
 RW_BUILDS=${RW_BUILDS:-plain limit0 limit0+asan}
 RW_RUN_ID=${RW_RUN_ID:-$$}
-RW_CLANG=${RW_CLANG:-/usr/lib/llvm-19/bin/clang}
+RW_CLANG=${RW_CLANG:-/usr/lib/llvm-22/bin/clang} # ctest sets the plugin's clang
 RW_GCC=${RW_GCC:-gcc-12}
 RW_LIMIT0="-mllvm -scope-alloc-max-stack-alloca=0"
 RW_ASAN="-fsanitize=address -fno-omit-frame-pointer"

@@ -206,10 +206,12 @@ void rewriteJobs(const Settings &S, const JobOptions &O, Compilation &C) {
     };
     New.push_back(Old[0]); // -cc1, -cc1as: stays first
     if (LLVM) {
-      // -load makes the plugin's -mllvm options known (clang 19 rejects
-      // them with -fpass-plugin alone); -fpass-plugin runs the pass.
-      New.push_back("-load");
-      New.push_back(Args.MakeArgString(S.Plugin));
+      // -fpass-plugin runs the pass; before clang 22 only -load makes the
+      // plugin's -mllvm options known (clang 22 loads pass plugins first).
+      if (!SCOPEALLOC_HAVE_PASS_PLUGIN_OPTIONS) {
+        New.push_back("-load");
+        New.push_back(Args.MakeArgString(S.Plugin));
+      }
       New.push_back(Args.MakeArgString("-fpass-plugin=" + S.Plugin));
       // What scopealloc-bound reads: machine frame sizes and the facts.
       New.push_back("-fstack-size-section");

@@ -1,15 +1,16 @@
 # Configures and builds the firmware project (this directory) with a CMake
 # toolchain file for a 32-bit Arm target (thumbv7em-none-eabihf.cmake, plain
-# clang 19) and a 64-bit bare-metal one (aarch64-none-elf.cmake, the
+# clang of LLVM_BIN) and a 64-bit bare-metal one (aarch64-none-elf.cmake, the
 # scopealloc-clang wrapper), against the ScopeAlloc installed at PREFIX:
 # find_package accepts both, scopealloc_enable() links the target's
 # freestanding runtime (no pthread, no host runtime), the buffer is demoted,
 # and the image runs on QEMU when it is installed. Then a target without a
 # runtime (Armv7-A) stops the configuration naming its triple, unless
 # RUNTIME NONE asks for none.
-#   cmake -DSOURCE_DIR=<this dir> -DBINARY_DIR=<dir> -DPREFIX=<P> -P run.cmake
+#   cmake -DSOURCE_DIR=<this dir> -DBINARY_DIR=<dir> -DPREFIX=<P>
+#         -DLLVM_BIN=<the plugin's LLVM bin directory> -P run.cmake
 file(REMOVE_RECURSE ${BINARY_DIR})
-set(llvm /usr/lib/llvm-19/bin)
+set(llvm ${LLVM_BIN})
 set(ENV{SCOPEALLOC_TEST_WRAPPER} ${PREFIX}/bin/scopealloc-clang)
 foreach(var IN ITEMS SCOPEALLOC_RUNTIME SCOPEALLOC_FLAGS SCOPEALLOC_FLAGS_FILE SCOPEALLOC_REPORT_DIR)
   unset(ENV{${var}})
@@ -18,7 +19,8 @@ endforeach()
 function(configure name toolchain)
   execute_process(
     COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${BINARY_DIR}/${name} -G Ninja
-            -DCMAKE_TOOLCHAIN_FILE=${toolchain} -DCMAKE_PREFIX_PATH=${PREFIX} ${ARGN}
+            -DCMAKE_TOOLCHAIN_FILE=${toolchain} -DCMAKE_PREFIX_PATH=${PREFIX}
+            -DSCOPEALLOC_TEST_LLVM_BIN=${llvm} ${ARGN}
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   set(rc ${rc} PARENT_SCOPE)
   set(out "${out}${err}" PARENT_SCOPE)

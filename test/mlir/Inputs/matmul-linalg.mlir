@@ -15,9 +15,9 @@ func.func @matmul_linalg(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x
       %a = memref.subview %A[%ii, 0] [128, %n] [1, 1] : memref<?x?xf32> to memref<128x?xf32, strided<[?, 1], offset: ?>>
       %b = memref.subview %B[0, %jj] [%n, 128] [1, 1] : memref<?x?xf32> to memref<?x128xf32, strided<[?, 1], offset: ?>>
       %c = memref.subview %C[%ii, %jj] [128, 128] [1, 1] : memref<?x?xf32> to memref<128x128xf32, strided<[?, 1], offset: ?>>
-      %at = bufferization.to_tensor %a restrict : memref<128x?xf32, strided<[?, 1], offset: ?>>
-      %bt = bufferization.to_tensor %b restrict : memref<?x128xf32, strided<[?, 1], offset: ?>>
-      %ct = bufferization.to_tensor %c restrict writable : memref<128x128xf32, strided<[?, 1], offset: ?>>
+      %at = bufferization.to_tensor %a restrict : memref<128x?xf32, strided<[?, 1], offset: ?>> to tensor<128x?xf32>
+      %bt = bufferization.to_tensor %b restrict : memref<?x128xf32, strided<[?, 1], offset: ?>> to tensor<?x128xf32>
+      %ct = bufferization.to_tensor %c restrict writable : memref<128x128xf32, strided<[?, 1], offset: ?>> to tensor<128x128xf32>
       %empty = tensor.empty() : tensor<128x128xf32>
       %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<128x128xf32>) -> tensor<128x128xf32>
       %tile = linalg.matmul ins(%at, %bt : tensor<128x?xf32>, tensor<?x128xf32>) outs(%init : tensor<128x128xf32>) -> tensor<128x128xf32>

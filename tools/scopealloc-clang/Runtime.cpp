@@ -300,10 +300,10 @@ std::vector<std::string> linkFlags(const Settings &S, Compilation &Probe) {
   } else if (!is_contained(Flags, "-fuse-ld=lld")) {
     Flags.push_back("-fuse-ld=lld");
   }
-  // LLVM 19's ThinLTO backend runs no pass plugin at -O0 (--lto-O0).
+  // LLVM's ThinLTO backend (19, 22) runs no pass plugin at -O0 (--lto-O0).
   const opt::Arg *Level = Args.getLastArg(options::OPT_O_Group);
   if (Mode == "thin" && Level && Level->getOption().matches(options::OPT_O0))
-    fail("-O0 on a ThinLTO link (-flto=thin): LLVM 19's ThinLTO backend runs "
+    fail("-O0 on a ThinLTO link (-flto=thin): LLVM's ThinLTO backend runs "
          "no pass plugin at -O0, so ScopeAlloc could not place the buffers; "
          "link with -O1 or higher, or with -flto");
   // The link's code generator writes the machine frame sizes (the compile

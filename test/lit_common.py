@@ -3,6 +3,9 @@
 # and the features (REQUIRES:/UNSUPPORTED:, docs/llvm-versions.md):
 #   llvm-15 llvm-16 llvm-19 llvm-22  that LLVM's major version
 #   debug-records               debug records (#dbg_declare...), LLVM 19+
+#   aarch64-nonlazybind         AArch64 calls through the GOT for
+#                               nonlazybind (LLVM 18+): the AArch64 slow
+#                               path can be preserve-most
 #   pass-plugin-parses-options  clang loads -fpass-plugin= before it parses
 #                               -mllvm, so the plugin's options need no
 #                               -fplugin= (clang 22)
@@ -40,6 +43,8 @@ def configure(config, lit_config, name, suffixes):
     config.available_features.add("llvm-%d" % major)
     if major >= 19:
         config.available_features.add("debug-records")
+    if major >= 18:
+        config.available_features.add("aarch64-nonlazybind")
     if major >= 22:
         config.available_features.add("pass-plugin-parses-options")
     bin_dir = config.llvm_tools_dir

@@ -79,7 +79,10 @@ python=/usr/bin/python3
 started=$(date +%s)
 [ $no_build = 1 ] || bash "$root/scripts/build.sh" >&2
 prefix=$build/install
-clang=/usr/lib/llvm-22/bin/clang
+# The plain compiler is the clang of the build's LLVM (22 unless the
+# build was configured for another).
+llvm_dir=$(sed -n 's|^LLVM_DIR:[A-Z]*=\(.*\)/lib/cmake/llvm$|\1|p' "$build/CMakeCache.txt" 2>/dev/null || true)
+clang=${llvm_dir:-/usr/lib/llvm-22}/bin/clang
 plugin=$prefix/lib/ScopeAlloc.so
 limit0="-mllvm -scope-alloc-max-stack-alloca=0"
 mkdir -p "$out"

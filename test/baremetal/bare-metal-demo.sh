@@ -58,7 +58,8 @@ fi
 [ -x "$prefix/bin/scopealloc-clang" ] || { echo "bare-metal-demo: no ScopeAlloc installed under $prefix" >&2; exit 1; }
 prefix=$(cd "$prefix" && pwd)
 
-llvm=/usr/lib/llvm-19/bin
+# The LLVM the installed plugin is for (its pkg-config file says).
+llvm=/usr/lib/llvm-$(sed -n 's/^llvm_major=//p' "$prefix/lib/pkgconfig/scopealloc.pc")/bin
 src=$root/examples/bare-metal
 target=(--target=thumbv7em-none-eabi -mcpu=cortex-m4 -mthumb)
 cflags=("${target[@]}" -std=c11 -ffreestanding -fno-builtin -nostdlib -O2 -g

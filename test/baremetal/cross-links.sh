@@ -31,7 +31,8 @@ while [ $# -gt 0 ]; do
 done
 [ -x "$prefix/bin/scopealloc-clang" ] || { echo "cross-links: no ScopeAlloc installed under '$prefix'" >&2; exit 1; }
 prefix=$(cd "$prefix" && pwd)
-llvm=/usr/lib/llvm-19/bin
+# The LLVM the installed plugin is for (its pkg-config file says).
+llvm=/usr/lib/llvm-$(sed -n 's/^llvm_major=//p' "$prefix/lib/pkgconfig/scopealloc.pc")/bin
 cc=$prefix/bin/scopealloc-clang
 src=$root/test/baremetal/cross
 rm -rf "$out"

@@ -17,7 +17,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 fuzzer= prefix=${SCOPEALLOC_PREFIX:-$root/build/install}
 runs=80000 seed=1 max_time=600 keep=/tmp/scopealloc-fuzz-bound
-llvm_bin=${LLVM_BIN:-/usr/lib/llvm-19/bin}
+llvm_bin=${LLVM_BIN:-/usr/lib/llvm-22/bin}
 while [ $# -gt 0 ]; do
   case $1 in
     --fuzzer) fuzzer=$2; shift 2 ;;

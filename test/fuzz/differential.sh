@@ -37,7 +37,7 @@
 #               (default ${TMPDIR:-/tmp}/scopealloc-fuzz-differential)
 #   --sanitize  also build clang -O1 -fsanitize=address,undefined and require
 #               it to run cleanly with the same output (checks the generator)
-# Environment: LLVM_BIN (default /usr/lib/llvm-19/bin), FUZZ_RUN_TIMEOUT
+# Environment: LLVM_BIN (default /usr/lib/llvm-22/bin), FUZZ_RUN_TIMEOUT
 # (seconds per run, default 10).
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -65,7 +65,7 @@ if [ "${1:-}" != "--one" ]; then
     { echo "differential.sh: no prefix $prefix" >&2; exit 2; }
   [ -x "$prefix/bin/scopealloc-clang" ] ||
     { echo "differential.sh: missing $prefix/bin/scopealloc-clang (run scripts/build.sh)" >&2; exit 2; }
-  LLVM_BIN=${LLVM_BIN:-/usr/lib/llvm-19/bin}
+  LLVM_BIN=${LLVM_BIN:-/usr/lib/llvm-22/bin}
   [ -x "$LLVM_BIN/clang" ] || { echo "differential.sh: missing $LLVM_BIN/clang" >&2; exit 2; }
   mkdir -p "$keep" && keep=$(cd "$keep" && pwd)
   work=$(mktemp -d "${TMPDIR:-/tmp}/scopealloc-differential.XXXXXX")

@@ -46,7 +46,7 @@
 #   --size    llvm-stress -size (default: 20..400, varying with the seed)
 #   --keep    directory for failing inputs
 #             (default ${TMPDIR:-/tmp}/scopealloc-fuzz-stress)
-# Environment: LLVM_BIN (default /usr/lib/llvm-19/bin), FUZZ_TIMEOUT
+# Environment: LLVM_BIN (default /usr/lib/llvm-22/bin), FUZZ_TIMEOUT
 # (seconds per tool run, default 120).
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -73,7 +73,7 @@ if [ "${1:-}" != "--one" ]; then
   prefix=$(cd "$prefix" 2>/dev/null && pwd) || { echo "stress.sh: no prefix $prefix" >&2; exit 2; }
   [ -f "$prefix/lib/ScopeAlloc.so" ] ||
     { echo "stress.sh: missing $prefix/lib/ScopeAlloc.so (run scripts/build.sh)" >&2; exit 2; }
-  LLVM_BIN=${LLVM_BIN:-/usr/lib/llvm-19/bin}
+  LLVM_BIN=${LLVM_BIN:-/usr/lib/llvm-22/bin}
   for t in llvm-stress opt llc llvm-extract; do
     [ -x "$LLVM_BIN/$t" ] || { echo "stress.sh: missing $LLVM_BIN/$t" >&2; exit 2; }
   done

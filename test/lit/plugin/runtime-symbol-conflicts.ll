@@ -19,7 +19,7 @@
 ; RUN: not %clang %clangplugin -O1 -c %t/tls-not-tls.ll -o /dev/null 2>&1 | FileCheck %s --check-prefixes=TLS,NOCRASH
 ; RUN: %opt %loadplugin -passes=scope-alloc,verify -S %t/compatible.ll | FileCheck %s --check-prefix=OK
 ; (AArch64 calls __scopealloc_frame_slow from LLVM 18 on: nonlazybind.)
-; RUN: %if llvm-19 %{ %opt %loadplugin -passes=scope-alloc,verify -S %t/compatible-aarch64.ll | FileCheck %s --check-prefix=OK64 %}
+; RUN: %if aarch64-nonlazybind %{ %opt %loadplugin -passes=scope-alloc,verify -S %t/compatible-aarch64.ll | FileCheck %s --check-prefix=OK64 %}
 
 ; TLS: error: scope-alloc: @__scopealloc_tls_pool conflicts with the ScopeAlloc runtime: it is not thread_local; expected an external thread_local global holding struct scopealloc_pool '{ ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }' (runtime ABI version 3), as <scopealloc/scopealloc.h> declares it. No function of the module was rewritten
 ; NOCRASH-NOT: Broken module

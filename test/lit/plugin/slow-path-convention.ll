@@ -11,7 +11,7 @@
 ; RUN:   | %opt %loadplugin -passes=scope-alloc -scope-alloc-slow-path=standard -S | FileCheck %s --check-prefixes=COMMON,STD
 ; AArch64 before LLVM 18 ignores nonlazybind: standard whatever the option
 ; (slow-path-aarch64-before-18.ll).
-; RUN: %if llvm-19 %{ sed -e 's/^target datalayout.*//' -e 's/x86_64-unknown-linux-gnu/aarch64-unknown-linux-gnu/' %s \
+; RUN: %if aarch64-nonlazybind %{ sed -e 's/^target datalayout.*//' -e 's/x86_64-unknown-linux-gnu/aarch64-unknown-linux-gnu/' %s \
 ; RUN:   | %opt %loadplugin -passes=scope-alloc -scope-alloc-slow-path=preserve-most -S | FileCheck %s --check-prefixes=COMMON,PM %}
 ; RUN: sed 's/^;ATTR: //' %s | %opt %loadplugin -passes=scope-alloc -scope-alloc-slow-path=preserve-most -S \
 ; RUN:   | FileCheck %s --check-prefixes=COMMON,STD

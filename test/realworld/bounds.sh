@@ -22,7 +22,8 @@
 #     (bounds/calibrate.c) measured within 256 bytes of its bound; and it
 #     writes bounds-comparison.md, the table of both tools' bounds with the
 #     differences explained, which must equal docs/bounds-comparison.md
-#     (--update-doc rewrites that file).
+#     when the build's clang is the one the page was made with (the
+#     primary LLVM; --update-doc rewrites that file).
 #
 #   bash test/realworld/bounds.sh [--prefix P] [--work DIR] [--src DIR] [--jobs N]
 #                                 [--update-doc] [--no-build]
@@ -306,7 +307,8 @@ for program in zlib bzip2 lua sqlite; do
 done
 
 # ---- Checks and the comparison table.
-doc_args=(--doc "$root/docs/bounds-comparison.md")
+clang_major=$("$RW_CLANG" --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1)
+doc_args=(--doc "$root/docs/bounds-comparison.md" --clang-major "$clang_major")
 [ "$update_doc" = 1 ] && doc_args+=(--update-doc)
 python3 "$here/bounds_report.py" --results "$results" --work "$work" --src "$RW_SRC" \
   "${doc_args[@]}" || failed=1

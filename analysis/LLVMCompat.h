@@ -1,4 +1,5 @@
-//===- LLVMCompat.h - One source tree for LLVM 15, 16, 19 and 22 -*- C++ -*-===//
+//===- LLVMCompat.h - One source tree for LLVM 15, 16, 19 and 22 -*- C++
+//-*-===//
 //
 // The plugin, the analysis library and the tools are written against
 // LLVM 19's API. Every API they use that an older supported release
@@ -27,8 +28,8 @@
 #include "llvm/Config/llvm-config.h"
 
 // The releases the sources build against (CMakeLists.txt lists the same).
-#if LLVM_VERSION_MAJOR != 15 && LLVM_VERSION_MAJOR != 16 && LLVM_VERSION_MAJOR != 19 && \
-    LLVM_VERSION_MAJOR != 22
+#if LLVM_VERSION_MAJOR != 15 && LLVM_VERSION_MAJOR != 16 &&                    \
+    LLVM_VERSION_MAJOR != 19 && LLVM_VERSION_MAJOR != 22
 #error "ScopeAlloc builds against LLVM 15, 16, 19 or 22 (docs/llvm-versions.md)"
 #endif
 
@@ -304,8 +305,7 @@ inline TinyPtrVector<DbgDeclareInst *> findDbgDeclares(Value *) { return {}; }
 
 /// Up to 19: findDbgUsers of intrinsics and records; after 19, records
 /// only (the intrinsic list stays empty).
-inline void findDbgUsers(SmallVectorImpl<DbgVariableIntrinsic *> &,
-                         Value *V,
+inline void findDbgUsers(SmallVectorImpl<DbgVariableIntrinsic *> &, Value *V,
                          SmallVectorImpl<DbgVariableRecord *> *Records) {
   if (Records)
     findDbgUsers(V, *Records);
@@ -559,7 +559,9 @@ inline void registerOptimizerLast(
 #if SCOPEALLOC_HAVE_OPTIMIZER_LAST_PHASE
   PB.registerOptimizerLastEPCallback(
       [Callback](llvm::ModulePassManager &MPM, llvm::OptimizationLevel Level,
-                 llvm::ThinOrFullLTOPhase Phase) { Callback(MPM, Level, Phase); });
+                 llvm::ThinOrFullLTOPhase Phase) {
+        Callback(MPM, Level, Phase);
+      });
 #else
   PB.registerOptimizerLastEPCallback(
       [Callback](llvm::ModulePassManager &MPM, llvm::OptimizationLevel Level) {
@@ -671,7 +673,8 @@ public:
         new clang::DiagnosticIDs(), Opts, Client);
 #endif
 #if SCOPEALLOC_HAVE_WARNING_OPTIONS_VFS
-    clang::ProcessWarningOptions(*Engine, *Opts, *llvm::vfs::getRealFileSystem(),
+    clang::ProcessWarningOptions(*Engine, *Opts,
+                                 *llvm::vfs::getRealFileSystem(),
                                  /*ReportDiags=*/false);
 #else
     clang::ProcessWarningOptions(*Engine, *Opts, /*ReportDiags=*/false);

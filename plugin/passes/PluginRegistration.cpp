@@ -109,16 +109,14 @@ static void registerScopeAlloc(PassBuilder &PB) {
         MPM.addPass(SourceScopesPass());
         MPM.addPass(createModuleToFunctionPassAdaptor(PromoteWorkspacePass()));
       });
-  registerOptimizerLast(
-      PB, [Seen](ModulePassManager &MPM, OptimizationLevel,
-                 std::optional<ThinOrFullLTOPhase> Phase) {
-        bool PostLink = Phase && (*Phase == ThinOrFullLTOPhase::ThinLTOPostLink ||
-                                  *Phase == ThinOrFullLTOPhase::FullLTOPostLink);
-        bool CompileStep =
-            !PostLink && Seen->Start && Seen->OptimizerLast++ == 0;
-        MPM.addPass(ScopeAllocPass(CompileStep ? ScopeAllocPass::CompileStep
-                                               : ScopeAllocPass::LinkStep));
-      });
+  registerOptimizerLast(PB, [Seen](ModulePassManager &MPM, OptimizationLevel,
+                                   std::optional<ThinOrFullLTOPhase> Phase) {
+    bool PostLink = Phase && (*Phase == ThinOrFullLTOPhase::ThinLTOPostLink ||
+                              *Phase == ThinOrFullLTOPhase::FullLTOPostLink);
+    bool CompileStep = !PostLink && Seen->Start && Seen->OptimizerLast++ == 0;
+    MPM.addPass(ScopeAllocPass(CompileStep ? ScopeAllocPass::CompileStep
+                                           : ScopeAllocPass::LinkStep));
+  });
   PB.registerFullLinkTimeOptimizationLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(ScopeAllocPass(ScopeAllocPass::LinkStep,

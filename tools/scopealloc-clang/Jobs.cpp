@@ -76,8 +76,9 @@ ClangCompilation::ClangCompilation(const Settings &S,
   // "clang: error: ...", as the wrapped clang says it.
   Diags = std::make_unique<DriverDiagnostics>(
       Argv, Quiet ? "" : sys::path::stem(S.CompilerName));
-  TheDriver = std::make_unique<Driver>(S.Compiler, sys::getDefaultTargetTriple(),
-                                       Diags->engine(), "clang LLVM compiler");
+  TheDriver =
+      std::make_unique<Driver>(S.Compiler, sys::getDefaultTargetTriple(),
+                               Diags->engine(), "clang LLVM compiler");
   TheDriver->setTargetAndMode(
       ToolChain::getTargetAndModeFromProgramName(S.CompilerName));
   std::optional<Silence> Quieted;

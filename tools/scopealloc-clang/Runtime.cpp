@@ -16,8 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ScopeAllocClang.h"
 #include "LLVMCompat.h" // clang's driver options
+#include "ScopeAllocClang.h"
 #include "clang/Driver/Job.h"
 #include "clang/Driver/Tool.h"
 #include "clang/Driver/ToolChain.h"

@@ -16,7 +16,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LLVMCompat.h" // clang's driver options
 #include "ScopeAllocClang.h"
 #include "clang/Driver/Job.h"
 #include "clang/Driver/Tool.h"
@@ -26,6 +25,10 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
+
+// After clang/Driver/Driver.h: only then does LLVMCompat.h add the
+// driver's option table (options::OPT_*).
+#include "LLVMCompat.h"
 
 using namespace clang::driver;
 using namespace llvm;

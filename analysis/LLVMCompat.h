@@ -366,12 +366,8 @@ inline llvm::Value *createThreadLocalAddress(llvm::IRBuilderBase &B,
 #endif
 }
 
-/// Module::getTargetTriple as a Triple (a Triple since 21, a string
-/// before).
-inline llvm::Triple targetTriple(const llvm::Module &M) {
-  return llvm::Triple(M.getTargetTriple());
-}
-/// Module::getTargetTriple as a string.
+/// Module::getTargetTriple as a string (a Triple since 21, a string
+/// before; `Triple(M.getTargetTriple())` reads the same in both).
 inline std::string targetTripleString(const llvm::Module &M) {
 #if SCOPEALLOC_HAVE_TRIPLE_TARGET_TRIPLE
   return M.getTargetTriple().str();

@@ -238,8 +238,12 @@ public:
   static bool classof(const IntrinsicInst *) { return false; }
   static bool classof(const Value *) { return false; }
 };
+#endif
+
+#if !SCOPEALLOC_HAVE_ASSIGNMENT_TRACKING || !SCOPEALLOC_HAVE_DEBUG_INTRINSICS
 namespace at {
-/// LLVM 16: the llvm.dbg.assign markers linked to \p Inst (none before 16).
+/// LLVM 16 to 19: the llvm.dbg.assign markers linked to \p Inst. None
+/// before 16 (no assignment tracking) nor after 19 (only debug records).
 inline SmallVector<DbgAssignIntrinsic *, 1>
 getAssignmentMarkers(const Instruction *) {
   return {};
@@ -310,14 +314,6 @@ inline void findDbgUsers(SmallVectorImpl<DbgVariableIntrinsic *> &, Value *V,
   if (Records)
     findDbgUsers(V, *Records);
 }
-
-namespace at {
-/// Up to 19: the llvm.dbg.assign markers linked to \p Inst (none after).
-inline SmallVector<DbgAssignIntrinsic *, 1>
-getAssignmentMarkers(const Instruction *) {
-  return {};
-}
-} // namespace at
 #endif
 
 } // namespace llvm

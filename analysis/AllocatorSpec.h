@@ -31,6 +31,11 @@ struct AllocatorSpec {
   std::optional<std::pair<unsigned, uint64_t>> RequiredArg;
   std::string RequiredArgWhy;
   std::string Origin; ///< "built-in (TVM)", or the policy file and line
+  /// Globals that hold the functions' addresses, when the code calls through
+  /// them (TVM's modules load `@__TVMBackendAllocWorkspace`, which TVM's
+  /// module loader fills, and call the loaded pointer); empty if none.
+  std::string AllocSlot;
+  std::string FreeSlot;
 };
 
 } // namespace scopealloc

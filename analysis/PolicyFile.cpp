@@ -140,8 +140,9 @@ void PolicyReader::readAllocators(yaml::Node *N) {
   if (!Seq)
     return error(N, "'allocators' must be a list of allocators (alloc, "
                     "size-arg, free, free-arg, align, null)");
-  static constexpr StringRef AllocatorKeys[] = {"alloc",    "size-arg", "free",
-                                                "free-arg", "align",    "null"};
+  static constexpr StringRef AllocatorKeys[] = {
+      "alloc", "size-arg", "free",       "free-arg",
+      "align", "null",     "alloc-slot", "free-slot"};
   for (yaml::Node &Item : *Seq) {
     auto *Map = dyn_cast<yaml::MappingNode>(&Item);
     if (!Map) {
@@ -170,6 +171,10 @@ void PolicyReader::readAllocators(yaml::Node *N) {
         A.Alloc = *Value;
       } else if (*Key == "free") {
         A.Free = *Value;
+      } else if (*Key == "alloc-slot") {
+        A.AllocSlot = *Value;
+      } else if (*Key == "free-slot") {
+        A.FreeSlot = *Value;
       } else if (*Key == "size-arg" || *Key == "free-arg" || *Key == "align") {
         uint64_t N;
         if (readByteCount(*Value, N) != ByteCountRead::OK ||
@@ -198,7 +203,8 @@ void PolicyReader::readAllocators(yaml::Node *N) {
       } else {
         error(KV.getKey(), "unknown key '" + *Key +
                                "' in an allocator (expected alloc, size-arg, "
-                               "free, free-arg, align or null)" +
+                               "free, free-arg, align, null, alloc-slot or "
+                               "free-slot)" +
                                didYouMean(*Key, AllocatorKeys));
         OK = false;
       }

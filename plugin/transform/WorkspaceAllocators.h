@@ -12,6 +12,12 @@
 //       align: 32              # alignment the generated code may rely on
 //       null: error-path       # error-path (default): a path on which the
 //                              # result is NULL needs no free; or never
+//       alloc-slot: __my_alloc # optional: a global holding the allocation
+//       free-slot: __my_free   # (free) function's address, called through
+//
+// A call through a slot is `%f = load ptr, ptr @slot` then `call %f(...)`
+// (TVM's modules that are not a system library); the load may be shared by
+// several calls and sit in another block.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCOPEALLOC_WORKSPACEALLOCATORS_H
@@ -29,7 +35,8 @@ namespace scopealloc {
 
 /// TVMBackendAllocWorkspace(kDLCPU, dev, size, code, bits) /
 /// TVMBackendFreeWorkspace(kDLCPU, dev, p): 64-byte aligned (TVM's
-/// kAllocAlignment). halide_malloc(ctx, size) / halide_free(ctx, p): 64-byte
+/// kAllocAlignment), also through the slots @__TVMBackendAllocWorkspace and
+/// @__TVMBackendFreeWorkspace. halide_malloc(ctx, size) / halide_free(ctx, p): 64-byte
 /// aligned (the runtime's halide_malloc_alignment on x86 and Arm).
 llvm::ArrayRef<AllocatorSpec> builtinAllocators();
 

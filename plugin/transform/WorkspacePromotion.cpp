@@ -3,7 +3,10 @@
 // Promotes, per function:
 //   (a) TVM: %p = TVMBackendAllocWorkspace(1 /*kDLCPU*/, dev, N, code, bits)
 //       freed by TVMBackendFreeWorkspace(1, dev, %p) exactly once on every
-//       path to a return;
+//       path to a return, called directly (a system library, the `c`
+//       target) or through the slots @__TVMBackendAllocWorkspace and
+//       @__TVMBackendFreeWorkspace (every other TVM module), and the
+//       allocators a policy declares;
 //   (b) ours: %p = __scopealloc_alloc(N, A) after a %m = __scopealloc_mark()
 //       that dominates it, with __scopealloc_release(%m) (or a release of an
 //       earlier mark) on every path to a return;
@@ -62,6 +65,26 @@ StringRef calleeName(const CallBase &CB) {
 bool calls(const Instruction &I, StringRef Name) {
   auto *CB = dyn_cast<CallBase>(&I);
   return CB && calleeName(*CB) == Name;
+}
+
+/// The global \p CB calls through: `%f = load ptr, ptr @G` then
+/// `call %f(...)`, the load anywhere in the function.
+const GlobalVariable *slotOf(const CallBase &CB) {
+  if (CB.getCalledFunction())
+    return nullptr;
+  auto *Load = dyn_cast<LoadInst>(CB.getCalledOperand()->stripPointerCasts());
+  if (!Load || !Load->isSimple())
+    return nullptr;
+  return dyn_cast<GlobalVariable>(
+      Load->getPointerOperand()->stripPointerCasts());
+}
+
+/// Whether \p CB calls \p Name directly or through the global \p Slot.
+bool callsFunctionOrSlot(const CallBase &CB, StringRef Name, StringRef Slot) {
+  if (const Function *Callee = CB.getCalledFunction())
+    return Callee->getName() == Name;
+  const GlobalVariable *G = slotOf(CB);
+  return G && !Slot.empty() && G->getName() == Slot;
 }
 
 struct Candidate {
@@ -174,20 +197,24 @@ private:
   bool HasMustTail = false;
 };
 
-/// The policy's allocators first: a policy may describe a built-in name
-/// otherwise.
-const AllocatorSpec *findAllocator(const StackPolicy &Policy, StringRef Name) {
+/// The allocator \p CB calls (directly or through its slot). The policy's
+/// allocators first: a policy may describe a built-in name otherwise.
+const AllocatorSpec *findAllocator(const StackPolicy &Policy,
+                                   const CallBase &CB) {
   for (const AllocatorSpec &A : Policy.Allocators)
-    if (A.Alloc == Name)
+    if (callsFunctionOrSlot(CB, A.Alloc, A.AllocSlot))
       return &A;
   for (const AllocatorSpec &A : builtinAllocators())
-    if (A.Alloc == Name)
+    if (callsFunctionOrSlot(CB, A.Alloc, A.AllocSlot) &&
+        none_of(Policy.Allocators, [&](const AllocatorSpec &P) {
+          return P.Alloc == A.Alloc;
+        }))
       return &A;
   return nullptr;
 }
 
 const AllocatorSpec *Promoter::allocatorOf(const CallInst &CI) const {
-  const AllocatorSpec *A = findAllocator(Policy, calleeName(CI));
+  const AllocatorSpec *A = findAllocator(Policy, CI);
   return A && CI.arg_size() >= A->AllocArgs ? A : nullptr;
 }
 
@@ -366,7 +393,8 @@ bool Promoter::checkAllocator(Candidate &C) {
   Value *P = C.Alloc;
   for (Instruction &I : instructions(F)) {
     auto *CB = dyn_cast<CallBase>(&I);
-    if (!CB || calleeName(*CB) != A.Free || CB->arg_size() < A.FreeArgs)
+    if (!CB || !callsFunctionOrSlot(*CB, A.Free, A.FreeSlot) ||
+        CB->arg_size() < A.FreeArgs)
       continue;
     Value *Arg = CB->getArgOperand(A.FreeArg);
     SmallVector<const Value *, 4> Objects;
@@ -497,6 +525,8 @@ void Promoter::promote(Candidate &C) {
     IRBuilder<> RB(R);
     createLifetimeEnd(RB, AI, C.Size);
   }
+  // Loads of a slot that no call uses any more go with the calls.
+  SmallVector<Value *, 4> Callees{C.Alloc->getCalledOperand()};
   C.Alloc->replaceAllUsesWith(AI);
   C.Alloc->eraseFromParent();
   if (C.Spec)
@@ -504,8 +534,13 @@ void Promoter::promote(Candidate &C) {
       // `if (TVMBackendFreeWorkspace(...) != 0) return -1;` folds away.
       if (!R->getType()->isVoidTy())
         R->replaceAllUsesWith(Constant::getNullValue(R->getType()));
+      Callees.push_back(R->getCalledOperand());
       R->eraseFromParent();
     }
+  for (Value *Callee : Callees)
+    if (auto *Load = dyn_cast<LoadInst>(Callee->stripPointerCasts());
+        Load && Load->use_empty())
+      Load->eraseFromParent();
 }
 
 /// Marks and releases that guard nothing any more go away.
@@ -563,9 +598,9 @@ PreservedAnalyses PromoteWorkspacePass::run(Function &F,
   // The policy (its 'allocators') only when some call may be one.
   bool Any = false;
   for (Instruction &I : instructions(F))
-    if (auto *CB = dyn_cast<CallBase>(&I); CB && CB->getCalledFunction() &&
-                                           !CB->getType()->isVoidTy() &&
-                                           CB->getType()->isPointerTy()) {
+    if (auto *CB = dyn_cast<CallBase>(&I);
+        CB && (CB->getCalledFunction() || slotOf(*CB)) &&
+        CB->getType()->isPointerTy()) {
       Any = true;
       break;
     }
@@ -579,8 +614,7 @@ PreservedAnalyses PromoteWorkspacePass::run(Function &F,
   Any = false;
   for (Instruction &I : instructions(F))
     if (auto *CB = dyn_cast<CallBase>(&I);
-        CB && (calleeName(*CB) == ABIAlloc ||
-               findAllocator(*Policy, calleeName(*CB)))) {
+        CB && (calleeName(*CB) == ABIAlloc || findAllocator(*Policy, *CB))) {
       Any = true;
       break;
     }
@@ -622,7 +656,9 @@ PreservedAnalyses PromoteWorkspacePass::run(Function &F,
     auto &C = std::get<0>(Pair);
     bool Yes = std::get<1>(Pair);
     std::string Name = describeValue(*C.Alloc);
-    StringRef Callee = C.Spec ? StringRef(C.Spec->Alloc) : ABIAlloc;
+    std::string Callee = C.Spec ? C.Spec->Alloc : ABIAlloc;
+    if (const GlobalVariable *Slot = slotOf(*C.Alloc))
+      Callee += " through @" + Slot->getName().str();
     DiagnosticLocation Loc = remarkLocation(*C.Alloc);
     BasicBlock *BB = C.Alloc->getParent();
     auto Describe = [&](auto R) {

@@ -6,6 +6,7 @@
 #include "Scope.h"
 #include "policy/StackPolicy.h"
 #include "support/Diagnostics.h"
+#include "transform/WorkspaceAllocators.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
@@ -89,7 +90,7 @@ struct AppliedScope {
 /// whether the function changed.
 bool applyLocalScopes(Function &F) {
   bool Changed = false;
-  DenseMap<AllocaInst *, AppliedScope> Applied;
+  DenseMap<Instruction *, AppliedScope> Applied;
   SmallVector<IntrinsicInst *, 4> ToErase;
   for (BasicBlock &BB : F)
     for (Instruction &I : BB) {
@@ -103,13 +104,19 @@ bool applyLocalScopes(Function &F) {
       std::string Where =
           annotationWhere(II->getArgOperand(2), II->getArgOperand(3));
       Value *Target = annotatedValue(II->getArgOperand(0));
-      auto *AI = dyn_cast<AllocaInst>(Target);
+      // A local variable, or a buffer a code generator takes from its
+      // workspace allocator (TVM's TIR annotates either the same way).
+      Instruction *AI = dyn_cast<AllocaInst>(Target);
+      if (auto *CB = dyn_cast<CallBase>(Target);
+          CB && builtinAllocatorOf(*CB))
+        AI = CB;
       if (II->getIntrinsicID() == Intrinsic::ptr_annotation || !AI) {
         reportError(F, II,
                     Twine("annotation \"") + Text + "\" at " + Where +
                         " is on '" + describeValue(*Target) +
                         "', which is not a local variable; scopes apply to "
-                        "local (automatic) variables only");
+                        "local (automatic) variables and to workspace "
+                        "calls only");
         continue;
       }
       StringRef Spelling =

@@ -27,6 +27,8 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstrTypes.h"
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -39,6 +41,17 @@ namespace scopealloc {
 /// @__TVMBackendFreeWorkspace. halide_malloc(ctx, size) / halide_free(ctx, p): 64-byte
 /// aligned (the runtime's halide_malloc_alignment on x86 and Arm).
 llvm::ArrayRef<AllocatorSpec> builtinAllocators();
+
+/// The global \p CB calls through: `%f = load ptr, ptr @G` then
+/// `call %f(...)`, the load anywhere in the function; null for other calls.
+const llvm::GlobalVariable *slotOf(const llvm::CallBase &CB);
+
+/// Whether \p CB calls \p Name directly or through the global \p Slot.
+bool callsFunctionOrSlot(const llvm::CallBase &CB, llvm::StringRef Name,
+                         llvm::StringRef Slot);
+
+/// The built-in allocator \p CB calls (directly or through its slot).
+const AllocatorSpec *builtinAllocatorOf(const llvm::CallBase &CB);
 
 } // namespace scopealloc
 

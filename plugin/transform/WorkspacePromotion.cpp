@@ -67,26 +67,6 @@ bool calls(const Instruction &I, StringRef Name) {
   return CB && calleeName(*CB) == Name;
 }
 
-/// The global \p CB calls through: `%f = load ptr, ptr @G` then
-/// `call %f(...)`, the load anywhere in the function.
-const GlobalVariable *slotOf(const CallBase &CB) {
-  if (CB.getCalledFunction())
-    return nullptr;
-  auto *Load = dyn_cast<LoadInst>(CB.getCalledOperand()->stripPointerCasts());
-  if (!Load || !Load->isSimple())
-    return nullptr;
-  return dyn_cast<GlobalVariable>(
-      Load->getPointerOperand()->stripPointerCasts());
-}
-
-/// Whether \p CB calls \p Name directly or through the global \p Slot.
-bool callsFunctionOrSlot(const CallBase &CB, StringRef Name, StringRef Slot) {
-  if (const Function *Callee = CB.getCalledFunction())
-    return Callee->getName() == Name;
-  const GlobalVariable *G = slotOf(CB);
-  return G && !Slot.empty() && G->getName() == Slot;
-}
-
 struct Candidate {
   CallInst *Alloc = nullptr;
   /// The allocator it calls (WorkspaceAllocators.h); null for our ABI.
@@ -96,6 +76,9 @@ struct Candidate {
   /// The placement rule that lets it on the stack (scope-stack or
   /// within-limit) once its size is known.
   PlacementRule Rule = PlacementRule::WithinLimit;
+  /// Its scope names a pool: it becomes an alloca with that scope, which
+  /// scope-alloc then places in the pool (not on the stack).
+  bool ToPool = false;
   Align Alignment;
   /// Where the memory is released: the allocator's frees of %p, or
   /// releases of marks taken before the allocation.
@@ -283,20 +266,28 @@ bool Promoter::check(Candidate &C) {
       return false;
     }
   }
-  // The rules of scope-alloc: promote what it would keep on the stack.
+  // The rules of scope-alloc: promote what it would keep on the stack. A
+  // code generator's buffer whose scope names a pool of the application
+  // belongs in that pool, not in the generator's allocator: it becomes a
+  // buffer with that scope, and scope-alloc moves it into the pool.
   if (std::optional<BufferVerdict> V = placeByScope(C.S);
       V && V->Action != AllocaDecision::Keep) {
     C.Reason = "scope " + C.S.describe() + " requires pool '" +
                C.S.poolName().str() + "'";
-    return false;
+    if (!C.Spec || C.S.poolName() == DefaultPoolName)
+      return false;
+    C.ToPool = true;
+    C.Rule = PlacementRule::ScopePool;
   }
   if (!(C.Spec ? checkAllocator(C) : checkABI(C)))
     return false;
-  BufferVerdict V = placeBuffer(C.S, C.Size, Policy);
-  C.Rule = V.Rule;
-  if (V.Action != AllocaDecision::Keep) {
-    C.Reason = std::to_string(C.Size) + " bytes exceed " + limitText();
-    return false;
+  if (!C.ToPool) {
+    BufferVerdict V = placeBuffer(C.S, C.Size, Policy);
+    C.Rule = V.Rule;
+    if (V.Action != AllocaDecision::Keep) {
+      C.Reason = std::to_string(C.Size) + " bytes exceed " + limitText();
+      return false;
+    }
   }
   if (HasMustTail) {
     C.Reason = "the function makes a musttail call";
@@ -304,7 +295,11 @@ bool Promoter::check(Candidate &C) {
   }
   if (!checkPaths(C))
     return false;
-  if (C.Rule == PlacementRule::ScopeStack)
+  if (C.ToPool)
+    C.Reason = "scope " + C.S.describe() + " requires pool '" +
+               C.S.poolName().str() + "': " + std::to_string(C.Size) +
+               " bytes become a buffer of that pool";
+  else if (C.Rule == PlacementRule::ScopeStack)
     C.Reason = "scope " + C.S.describe() + " requires the stack (" +
                std::to_string(C.Size) + " bytes, " + limitText() + ")";
   else
@@ -327,8 +322,8 @@ void Promoter::applyFrameBudget(MutableArrayRef<bool> Promote) {
   SmallVector<BudgetCandidate, 4> Fitting;
   for (unsigned I = 0, E = Candidates.size(); I != E; ++I) {
     const Candidate &C = Candidates[I];
-    if (!Promote[I])
-      continue;
+    if (!Promote[I] || C.ToPool)
+      continue; // not on the stack
     if (C.Rule == PlacementRule::ScopeStack) {
       Used += C.Size; // promoted whatever the budget, as scope-alloc keeps it
       continue;
@@ -665,7 +660,10 @@ PreservedAnalyses PromoteWorkspacePass::run(Function &F,
       R << "workspace call '" << ore::NV("Call", Name) << "' ("
         << ore::NV("Callee", Callee) << ", scope "
         << ore::NV("Scope", C.S.describe()) << ") "
-        << (Yes ? "promoted" : "not promoted") << ": "
+        << (!Yes       ? "not promoted"
+            : C.ToPool ? "moved to pool '" + C.S.poolName().str() + "'"
+                       : "promoted")
+        << ": "
         << ore::NV("Reason", C.Reason);
       return R;
     };

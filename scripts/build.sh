@@ -3,12 +3,14 @@
 # Ninja in build/, then installs it into build/install (the layout of the
 # interface contract: lib/ScopeAlloc.so, lib/libscopealloc_rt.a and the shared
 # runtime lib/libscopealloc_rt.so.<ABI>,
-# include/scopealloc/, bin/scopealloc-clang{,++}, lib/cmake/ScopeAlloc).
+# include/scopealloc/, bin/scopealloc-clang{,++}, lib/cmake/ScopeAlloc), and
+# makes build/venv with the client code generators from PyPI.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${SCOPEALLOC_BUILD_DIR:-$root/build}
 
 bash "$root/scripts/setup.sh"
+bash "$root/scripts/setup-venv.sh" "$build/venv" # the clients from PyPI (TVM)
 cc=/usr/lib/llvm-22/bin/clang # the runtime's compiler (see CMakeLists.txt)
 # A build directory configured with another C compiler is configured afresh.
 if [ -f "$build/CMakeCache.txt" ] &&

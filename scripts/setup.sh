@@ -93,6 +93,7 @@ packages=(
   ccache                                                        # the wrappers' and scopealloc_enable's ccache tests
   autoconf automake libtool meson file                          # build-system tests (test/buildsystems), libsodium and zstd's own checks
   libhalide14-0-dev                                             # Halide 14 client suite (test/halide): the generator links libHalide14
+  python3-venv python3-pip                                      # the clients from PyPI (TVM): scripts/setup-venv.sh
 )
 
 missing=()

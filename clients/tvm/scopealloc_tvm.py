@@ -76,6 +76,7 @@ def fcompile(
     options=(),
     opt_level="-O2",
     remarks=False,
+    quiet=False,
     env=None,
 ):
     """An fcompile for Module.export_library that links through ScopeAlloc.
@@ -84,7 +85,9 @@ def fcompile(
     one); max_stack_alloca, frame_budget: the command-line overrides in
     bytes; options: more arguments for scopealloc-clang (e.g. a --target
     and -mcpu when TVM's target is not the host); remarks: print
-    ScopeAlloc's remarks (what moved and why) on stderr.
+    ScopeAlloc's remarks (what moved and why); quiet: keep what the link
+    prints in the returned function's `log` (a list, one text per link)
+    instead of printing it.
     """
     flags = _policy_flags(policy, target_tag, max_stack_alloca, frame_budget)
     flags += list(options)
@@ -96,18 +99,24 @@ def fcompile(
         extra = options if isinstance(options, (list, tuple)) else (
             [options] if options else [])
         cmd = [compiler(cxx=cc is not None and cc.endswith("++"))]
-        cmd += ["-shared", "-fPIC", opt_level] + flags + list(extra)
+        # TVM writes its LLVM's host triple (x86_64-conda-linux-gnu for the
+        # PyPI wheel); the wrapper's target of the same machine replaces it.
+        cmd += ["-shared", "-fPIC", opt_level, "-Wno-override-module"]
+        cmd += flags + list(extra)
         cmd += [os.fspath(o) for o in objects] + ["-o", os.fspath(output)]
         proc = subprocess.run(
             cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
-        if proc.stdout:
+        _compile.log.append(proc.stdout)
+        if proc.stdout and not quiet:
             print(proc.stdout, end="", flush=True)
         if proc.returncode != 0:
             raise RuntimeError(
                 "scopealloc_tvm: the link failed:\n  " + shlex.join(cmd)
             )
 
+    # What each link printed (the remarks), for a caller that counts them.
+    _compile.log = []
     # export_library writes LLVM modules in this format (C modules as C).
     _compile.object_format = "bc"
     _compile.output_format = "so"
@@ -129,15 +138,16 @@ def annotate_scope(buffer, scope):
     puts the buffer in that pool, "global.stack" keeps it on the stack,
     "global.workspace" in ScopeAlloc's default pool.
     """
-    from tvm import tirx  # imported here: the fcompile needs no TVM
+    import tvm  # imported here: the fcompile needs no TVM
 
+    tirx = tvm.tirx
     data = buffer.data if hasattr(buffer, "data") else buffer
     return tirx.call_llvm_intrin(
         "void",
         "llvm.var.annotation",
         data,
-        tirx.StringImm("scope:" + scope),
-        tirx.StringImm("tvm"),
-        tirx.IntImm("int32", 0),
-        tirx.reinterpret("handle", tirx.IntImm("uint64", 0)),
+        tvm.ir.StringImm("scope:" + scope),
+        tvm.ir.StringImm("tvm"),
+        tirx.const(0, "int32"),
+        tirx.reinterpret("handle", tirx.const(0, "uint64")),
     )

@@ -97,18 +97,22 @@ Expected<uint64_t> parseByteCount(StringRef Text) {
 std::string didYouMean(StringRef Got, ArrayRef<StringRef> Choices) {
   // A typo changes a few characters (a third of the word is a lot already),
   // or the word was cut short or lengthened ("warning" for "warn").
-  unsigned Best = std::max<unsigned>(2, Got.size() / 3) + 1;
+  // Of two as near, the one with fewer edits ('alloc-slot', not the prefix
+  // 'alloc', for "alloc_slot").
+  const unsigned TooFar = std::max<unsigned>(2, Got.size() / 3) + 1;
+  unsigned Best = TooFar;
+  unsigned BestEdits = ~0u;
   StringRef Nearest;
   if (Got.empty())
     return "";
   for (StringRef C : Choices) {
     if (C == Got || C.empty())
       continue;
-    unsigned D = Got.starts_with(C) || C.starts_with(Got)
-                     ? 1
-                     : Got.edit_distance(C, /*AllowReplacements=*/true, Best);
-    if (D < Best) {
+    unsigned Edits = Got.edit_distance(C, /*AllowReplacements=*/true);
+    unsigned D = Got.starts_with(C) || C.starts_with(Got) ? 1 : Edits;
+    if (D < Best || (D == Best && D < TooFar && Edits < BestEdits)) {
       Best = D;
+      BestEdits = Edits;
       Nearest = C;
     }
   }

@@ -106,11 +106,10 @@ bool applyLocalScopes(Function &F) {
       Value *Target = annotatedValue(II->getArgOperand(0));
       // A local variable, or a buffer a code generator takes from its
       // workspace allocator (TVM's TIR annotates either the same way).
-      Instruction *AI = dyn_cast<AllocaInst>(Target);
-      if (auto *CB = dyn_cast<CallBase>(Target);
-          CB && builtinAllocatorOf(*CB))
-        AI = CB;
-      if (II->getIntrinsicID() == Intrinsic::ptr_annotation || !AI) {
+      Instruction *Buf = dyn_cast<AllocaInst>(Target);
+      if (auto *CB = dyn_cast<CallBase>(Target); CB && builtinAllocatorOf(*CB))
+        Buf = CB;
+      if (II->getIntrinsicID() == Intrinsic::ptr_annotation || !Buf) {
         reportError(F, II,
                     Twine("annotation \"") + Text + "\" at " + Where +
                         " is on '" + describeValue(*Target) +
@@ -125,7 +124,7 @@ bool applyLocalScopes(Function &F) {
       if (!S) {
         reportError(F, II,
                     Twine("malformed scope annotation \"") + Text + "\" on '" +
-                        describeValue(*AI) + "' at " + Where + ": " +
+                        describeValue(*Buf) + "' at " + Where + ": " +
                         toString(S.takeError()));
         continue;
       }
@@ -134,32 +133,32 @@ bool applyLocalScopes(Function &F) {
       auto Same = [&](const Scope &A) {
         return A.Kind == S->Kind && A.Pool == S->Pool;
       };
-      if (auto It = Applied.find(AI); It != Applied.end()) {
+      if (auto It = Applied.find(Buf); It != Applied.end()) {
         if (!Same(It->second.S)) {
           reportError(F, II,
-                      "conflicting scopes on '" + describeValue(*AI) + "': " +
+                      "conflicting scopes on '" + describeValue(*Buf) + "': " +
                           It->second.S.describe() + " (at " + It->second.Where +
                           ") and " + S->describe() + " (at " + Where + ")");
           continue;
         }
-      } else if (AI->getMetadata(ScopeMetadataName)) {
-        Expected<Scope> Old = readScope(*AI);
+      } else if (Buf->getMetadata(ScopeMetadataName)) {
+        Expected<Scope> Old = readScope(*Buf);
         if (!Old) {
           consumeError(Old.takeError()); // the scope-alloc pass reports it
         } else if (!Same(*Old)) {
           reportError(F, II,
-                      "conflicting scopes on '" + describeValue(*AI) + "': " +
+                      "conflicting scopes on '" + describeValue(*Buf) + "': " +
                           Old->describe() + " (from !scope metadata) and " +
                           S->describe() + " (at " + Where + ")");
           continue;
         }
       } else {
         LLVMContext &Ctx = F.getContext();
-        AI->setMetadata(ScopeMetadataName,
+        Buf->setMetadata(ScopeMetadataName,
                         MDNode::get(Ctx, MDString::get(Ctx, Spelling)));
         Changed = true;
       }
-      Applied.try_emplace(AI, AppliedScope{*S, Where});
+      Applied.try_emplace(Buf, AppliedScope{*S, Where});
 
       // Scopes that forbid the stack keep the annotation call as a pin.
       // SROA (and every other pass) treats a pointer passed to it as

@@ -38,8 +38,8 @@ namespace scopealloc {
 /// TVMBackendAllocWorkspace(kDLCPU, dev, size, code, bits) /
 /// TVMBackendFreeWorkspace(kDLCPU, dev, p): 64-byte aligned (TVM's
 /// kAllocAlignment), also through the slots @__TVMBackendAllocWorkspace and
-/// @__TVMBackendFreeWorkspace. halide_malloc(ctx, size) / halide_free(ctx, p): 64-byte
-/// aligned (the runtime's halide_malloc_alignment on x86 and Arm).
+/// @__TVMBackendFreeWorkspace. halide_malloc(ctx, size) / halide_free(ctx, p):
+/// 64-byte aligned (the runtime's halide_malloc_alignment on x86 and Arm).
 llvm::ArrayRef<AllocatorSpec> builtinAllocators();
 
 /// The global \p CB calls through: `%f = load ptr, ptr @G` then

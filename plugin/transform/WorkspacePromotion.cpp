@@ -189,9 +189,8 @@ const AllocatorSpec *findAllocator(const StackPolicy &Policy,
       return &A;
   for (const AllocatorSpec &A : builtinAllocators())
     if (callsFunctionOrSlot(CB, A.Alloc, A.AllocSlot) &&
-        none_of(Policy.Allocators, [&](const AllocatorSpec &P) {
-          return P.Alloc == A.Alloc;
-        }))
+        none_of(Policy.Allocators,
+                [&](const AllocatorSpec &P) { return P.Alloc == A.Alloc; }))
       return &A;
   return nullptr;
 }
@@ -663,8 +662,7 @@ PreservedAnalyses PromoteWorkspacePass::run(Function &F,
         << (!Yes       ? "not promoted"
             : C.ToPool ? "moved to pool '" + C.S.poolName().str() + "'"
                        : "promoted")
-        << ": "
-        << ore::NV("Reason", C.Reason);
+        << ": " << ore::NV("Reason", C.Reason);
       return R;
     };
     if (Yes) {

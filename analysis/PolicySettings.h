@@ -84,6 +84,11 @@ struct SettingInfo {
   llvm::StringRef valueWords() const;
 };
 
+/// The environment variable in which scopealloc-clang gives an LTO link
+/// (lld, with the plugin loaded) the link line's -scope-alloc-* options, as
+/// pass parameters ("limit=0;policy=/abs/p.yaml"); LTODeferral.h.
+inline constexpr const char *LinkOptionsVariable = "SCOPEALLOC_LINK_OPTIONS";
+
 /// Every setting, in the order of PolicySettings.def.
 llvm::ArrayRef<SettingInfo> policySettings();
 const SettingInfo &settingInfo(PolicySetting S);

@@ -1,6 +1,7 @@
 //===- LTODeferral.cpp - Decisions deferred to the LTO link ---------------===//
 #include "facts/LTODeferral.h"
 #include "LLVMCompat.h"
+#include "PolicySettings.h"
 #include "Scope.h"
 #include "facts/Report.h"
 #include "facts/StackFacts.h"
@@ -22,6 +23,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
@@ -200,6 +202,23 @@ bool deferToLink(Module &M, const ModulePolicy &Policy) {
                          Marker, MarkerHolderName);
   appendToUsed(M, {Holder});
   return true;
+}
+
+bool adoptForeignBitcode(Module &M) {
+  std::optional<std::string> Options =
+      sys::Process::GetEnv(LinkOptionsVariable);
+  if (!Options)
+    return false;
+  bool Changed = false;
+  for (Function &F : M) {
+    if (F.isDeclaration() || F.hasFnAttribute(CompileOptionsAttr) ||
+        F.hasFnAttribute(DecidedAttr))
+      continue;
+    F.addFnAttr(CompileOptionsAttr, *Options);
+    F.addFnAttr(FactsRequestedAttr);
+    Changed = true;
+  }
+  return Changed;
 }
 
 void markDecided(Module &M) {

@@ -87,6 +87,13 @@ bool deferToLink(llvm::Module &M, const ModulePolicy &Policy);
 std::optional<StackPolicy> recordedBufferPolicy(const llvm::AllocaInst &AI,
                                                 const StackPolicy &Base);
 
+/// At an LTO link run by scopealloc-clang (LinkOptionsVariable set), the
+/// functions of bitcode that no ScopeAlloc compile step prepared (rustc's
+/// -Clinker-plugin-lto objects, plain `clang -flto`) get the link's options
+/// as their compile options, and facts, so that the link decides them too;
+/// at other links they stay as they are. True when any function changed.
+bool adoptForeignBitcode(llvm::Module &M);
+
 /// Marks \p M's defined functions as decided (see above).
 void markDecided(llvm::Module &M);
 

@@ -263,6 +263,8 @@ PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
   std::optional<ModuleReport> Report;
   if (reportRequested() || !LinkReports.empty())
     Report.emplace(M);
+  if (Stage == LinkStep)
+    Changed |= adoptForeignBitcode(M);
   CompileStepPolicies Policies(M, Policy, Params);
   PoolUsage Usage(M);
   StackFacts Facts(M, Stage == LinkStep);

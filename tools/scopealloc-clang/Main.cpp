@@ -101,6 +101,7 @@ int main(int Argc, const char **Argv) {
   Compilation &C = *Build.get();
   JobOptions O = jobOptions(S, C);
   rewriteJobs(S, O, C);
+  passLinkOptions(S, C);
 
   bool PrintOnly = C.getArgs().hasArg(options::OPT__HASH_HASH_HASH);
   if (!PrintOnly)

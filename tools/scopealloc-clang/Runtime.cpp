@@ -16,15 +16,18 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PolicySettings.h"
 #include "ScopeAllocClang.h"
 #include "clang/Driver/Job.h"
 #include "clang/Driver/Tool.h"
 #include "clang/Driver/ToolChain.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
+#include <unistd.h> // environ
 
 // After clang/Driver/Driver.h: only then does LLVMCompat.h add the
 // driver's option table (options::OPT_*).
@@ -240,6 +243,16 @@ std::string runtimePath(const Settings &S, const RuntimeChoice &R) {
   return "";
 }
 
+/// Whether an object the command links directly is LLVM bitcode.
+static bool linksBitcode(const opt::ArgList &Args) {
+  for (const opt::Arg *A : Args.filtered(options::OPT_INPUT)) {
+    file_magic Magic;
+    if (!identify_magic(A->getValue(), Magic) && Magic == file_magic::bitcode)
+      return true;
+  }
+  return false;
+}
+
 std::vector<std::string> linkFlags(const Settings &S, Compilation &Probe) {
   std::vector<std::string> Flags;
   bool Link = false, FinalLink = false;
@@ -288,10 +301,15 @@ std::vector<std::string> linkFlags(const Settings &S, Compilation &Probe) {
   }
 
   // An LTO link, relocatable ones (-r) too, runs the pass in the linker:
-  // only lld loads pass plugins.
+  // only lld loads pass plugins. A link of bitcode objects is one even
+  // without -flto (rustc -Clinker-plugin-lto passes none): lld would
+  // compile them without the plugin.
   const Driver &D = Probe.getDriver();
-  if (!D.isUsingLTO())
-    return Flags;
+  if (!D.isUsingLTO()) {
+    if (!linksBitcode(Args))
+      return Flags;
+    Flags.push_back("-flto");
+  }
   std::string Mode = D.getLTOMode() == LTOK_Thin ? "thin" : "full";
   if (const opt::Arg *Linker =
           Args.getLastArg(options::OPT_fuse_ld_EQ, options::OPT_ld_path_EQ)) {
@@ -302,6 +320,16 @@ std::vector<std::string> linkFlags(const Settings &S, Compilation &Probe) {
            "(-fuse-ld=lld)");
   } else if (!is_contained(Flags, "-fuse-ld=lld")) {
     Flags.push_back("-fuse-ld=lld");
+  }
+  // The lld of the plugin's LLVM, by path: clang looks for ld.lld next to
+  // itself (here the wrapper) and then on PATH, where another LLVM's lld
+  // may come first (rustc puts its own gcc-ld/ld.lld there for the linker
+  // it runs) and cannot load the plugin.
+  if (!Args.getLastArg(options::OPT_ld_path_EQ)) {
+    SmallString<256> Lld(sys::path::parent_path(S.Compiler));
+    sys::path::append(Lld, "ld.lld");
+    if (sys::fs::can_execute(Lld))
+      Flags.push_back("--ld-path=" + std::string(Lld));
   }
   // LLVM's ThinLTO backend (19, 22) runs no pass plugin at -O0 (--lto-O0).
   const opt::Arg *Level = Args.getLastArg(options::OPT_O_Group);
@@ -315,6 +343,47 @@ std::vector<std::string> linkFlags(const Settings &S, Compilation &Probe) {
   Flags.push_back("-Wl,--load-pass-plugin=" + S.Plugin);
   Flags.push_back("-Wl,-mllvm,-stack-size-section");
   return Flags;
+}
+
+void passLinkOptions(const Settings &S, Compilation &C) {
+  if (!C.getDriver().isUsingLTO())
+    return;
+  // -mllvm -scope-alloc-<key>=<value> of the link line (and of
+  // SCOPEALLOC_FLAGS), in pass-parameter form; the last of a key wins.
+  std::vector<std::pair<const SettingInfo *, std::string>> Params;
+  for (size_t I = 0; I + 1 < S.Argv.size(); ++I) {
+    if (StringRef(S.Argv[I]) != "-mllvm")
+      continue;
+    StringRef Word = StringRef(S.Argv[I + 1]).ltrim('-');
+    auto [Name, Value] = Word.split('=');
+    const SettingInfo *Setting = findSetting(layer::Option, Name);
+    if (!Setting || !Setting->in(layer::Parameter) || !Word.contains('='))
+      continue;
+    std::string Text = Value.str();
+    if (Setting->Id == PolicySetting::Policy && !Text.empty()) {
+      SmallString<256> Abs(Text); // the link may run elsewhere
+      sys::fs::make_absolute(Abs);
+      Text = std::string(Abs);
+    }
+    llvm::erase_if(Params, [&](const auto &P) { return P.first == Setting; });
+    Params.push_back({Setting, Text});
+  }
+  std::string Text;
+  for (const auto &[Setting, Value] : Params)
+    Text +=
+        (Text.empty() ? "" : ";") + Setting->ParameterName.str() + "=" + Value;
+
+  // The link's environment, with ours in place of any inherited value.
+  const opt::DerivedArgList &Args = C.getArgs();
+  std::vector<const char *> Env;
+  std::string Prefix = std::string(LinkOptionsVariable) + "=";
+  for (char **E = environ; *E; ++E)
+    if (!StringRef(*E).starts_with(Prefix))
+      Env.push_back(*E);
+  Env.push_back(Args.MakeArgString(Prefix + Text));
+  for (Command &Job : C.getJobs())
+    if (Job.getCreator().isLinkJob())
+      Job.setEnvironment(Env);
 }
 
 } // namespace scopealloc

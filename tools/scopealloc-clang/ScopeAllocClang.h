@@ -120,6 +120,12 @@ std::string runtimePath(const Settings &S, const RuntimeChoice &R);
 std::vector<std::string> linkFlags(const Settings &S,
                                    clang::driver::Compilation &Probe);
 
+/// Gives each LTO link job the link's -scope-alloc-* policy options as pass
+/// parameters in SCOPEALLOC_LINK_OPTIONS: the plugin in lld places with them
+/// the bitcode no ScopeAlloc compile step prepared (rustc's
+/// -Clinker-plugin-lto objects), which carries no options of its own.
+void passLinkOptions(const Settings &S, clang::driver::Compilation &C);
+
 /// scopealloc-bound --check for one link job (LinkCheck.cpp): against the
 /// policy the flags name, else only when the image defines a pool (its
 /// buffer against its worst case).

@@ -43,6 +43,7 @@
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 #include <optional>
+#include <set>
 #include <string>
 
 #define DEBUG_TYPE "scope-alloc"
@@ -110,18 +111,86 @@ struct WalkOutcome {
   bool ReachesStop = false;  ///< some path meets a stop
 };
 
+/// What the phis that may carry the buffer hold on the path being walked:
+/// true for the buffer, false for another value; a phi not listed is
+/// unknown. Sorted by pointer, so that equal states compare equal.
+using PhiValues = std::vector<std::pair<const PHINode *, bool>>;
+
+std::optional<bool> lookup(const PhiValues &Known, const PHINode *PN) {
+  for (const auto &[Phi, IsBuffer] : Known)
+    if (Phi == PN)
+      return IsBuffer;
+  return std::nullopt;
+}
+
+/// The phis through which \p Buffer flows (Halide's error-path destructors
+/// free a phi of the buffer and NULL).
+SmallPtrSet<const PHINode *, 8> phisOf(const Value *Buffer) {
+  SmallPtrSet<const PHINode *, 8> Phis;
+  SmallVector<const Value *, 8> Work{Buffer};
+  while (!Work.empty())
+    for (const User *U : Work.pop_back_val()->users())
+      if (auto *PN = dyn_cast<PHINode>(U); PN && Phis.insert(PN).second)
+        Work.push_back(PN);
+  return Phis;
+}
+
 /// Follows every path forward from just after \p Start. A path ends at the
-/// first instruction in \p Stops, at \p Again, at `unreachable`, or at a
-/// function exit; edges taken only when \p P is null are not followed.
-WalkOutcome walkFrom(Instruction *Start,
-                     const SmallPtrSetImpl<const Instruction *> &Stops,
-                     const Instruction *Again, const Value *P) {
+/// first instruction in \p Stops that releases \p Buffer on that path, at
+/// \p Again, at `unreachable`, or at a function exit; edges taken only when
+/// \p P is null are not followed. \p ReleasedPointer gives the pointer a
+/// stop releases (null: it always counts); one that is a phi of the buffer
+/// and another value counts on the paths on which the phi got the buffer.
+WalkOutcome
+walkFrom(Instruction *Start, const SmallPtrSetImpl<const Instruction *> &Stops,
+         const Instruction *Again, const Value *P, const Value *Buffer,
+         function_ref<const Value *(const Instruction &)> ReleasedPointer) {
   WalkOutcome O;
-  SmallVector<BasicBlock *, 8> Work;
-  SmallPtrSet<BasicBlock *, 16> Seen;
-  auto Scan = [&](BasicBlock::iterator It, BasicBlock *BB) {
+  SmallPtrSet<const PHINode *, 8> Family = phisOf(Buffer);
+  struct Item {
+    BasicBlock *BB;
+    PhiValues Known;
+  };
+  SmallVector<Item, 8> Work;
+  std::set<std::pair<const BasicBlock *, PhiValues>> Seen;
+  auto Releases = [&](const Instruction &I, const PhiValues &Known) {
+    const Value *A = ReleasedPointer ? ReleasedPointer(I) : nullptr;
+    if (!A)
+      return true;
+    A = A->stripPointerCasts();
+    if (isa<ConstantPointerNull>(A))
+      return false;
+    if (auto *PN = dyn_cast<PHINode>(A))
+      return lookup(Known, PN).value_or(true);
+    return true;
+  };
+  auto Enter = [&](BasicBlock *BB, BasicBlock *Pred, const PhiValues &Known) {
+    PhiValues Next;
+    for (const PHINode &PN : BB->phis()) {
+      if (!Family.count(&PN))
+        continue;
+      const Value *In = PN.getIncomingValueForBlock(Pred)->stripPointerCasts();
+      std::optional<bool> V;
+      if (In == Buffer)
+        V = true;
+      else if (isa<ConstantPointerNull>(In))
+        V = false;
+      else if (auto *InPhi = dyn_cast<PHINode>(In))
+        V = lookup(Known, InPhi);
+      if (V)
+        Next.push_back({&PN, *V});
+    }
+    // Values of phis in other blocks stay what this path made them.
+    for (const auto &K : Known)
+      if (K.first->getParent() != BB)
+        Next.push_back(K);
+    llvm::sort(Next);
+    Work.push_back({BB, std::move(Next)});
+  };
+  auto Scan = [&](BasicBlock::iterator It, BasicBlock *BB,
+                  const PhiValues &Known) {
     for (; It != BB->end(); ++It) {
-      if (Stops.count(&*It)) {
+      if (Stops.count(&*It) && Releases(*It, Known)) {
         O.ReachesStop = true;
         return;
       }
@@ -139,13 +208,13 @@ WalkOutcome walkFrom(Instruction *Start,
     std::optional<unsigned> NullSucc = nullSuccessor(T, P);
     for (unsigned I = 0, E = T->getNumSuccessors(); I != E; ++I)
       if (!NullSucc || *NullSucc != I)
-        Work.push_back(T->getSuccessor(I));
+        Enter(T->getSuccessor(I), BB, Known);
   };
-  Scan(std::next(Start->getIterator()), Start->getParent());
+  Scan(std::next(Start->getIterator()), Start->getParent(), {});
   while (!Work.empty()) {
-    BasicBlock *BB = Work.pop_back_val();
-    if (Seen.insert(BB).second)
-      Scan(BB->begin(), BB);
+    Item I = Work.pop_back_val();
+    if (Seen.insert({I.BB, I.Known}).second)
+      Scan(I.BB->begin(), I.BB, I.Known);
   }
   return O;
 }
@@ -479,7 +548,12 @@ bool Promoter::checkPaths(Candidate &C) {
   // A path on which the result is NULL is the code's error path.
   const Value *NullChecked =
       !C.Spec || C.Spec->NullIsErrorPath ? C.Alloc : nullptr;
-  WalkOutcome O = walkFrom(C.Alloc, Stops, C.Alloc, NullChecked);
+  // The pointer an allocator's free releases (a mark release: always).
+  auto ReleasedPointer = [&](const Instruction &I) -> const Value * {
+    return C.Spec ? cast<CallInst>(I).getArgOperand(C.Spec->FreeArg) : nullptr;
+  };
+  WalkOutcome O =
+      walkFrom(C.Alloc, Stops, C.Alloc, NullChecked, C.Alloc, ReleasedPointer);
   // A path that returns without freeing an allocator's buffer leaked it
   // (Halide frees on an error path only when the error handler says so):
   // unless the buffer can escape, the stack frees it at the return instead.
@@ -495,7 +569,8 @@ bool Promoter::checkPaths(Candidate &C) {
   // (Releasing a mark again is harmless in our ABI.)
   if (C.Spec)
     for (CallInst *R : C.Releases)
-      if (walkFrom(R, Stops, C.Alloc, NullChecked).ReachesStop) {
+      if (walkFrom(R, Stops, C.Alloc, NullChecked, C.Alloc, ReleasedPointer)
+              .ReachesStop) {
         C.Reason = "it is released more than once on a path";
         return false;
       }

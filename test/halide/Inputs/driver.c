@@ -1,4 +1,5 @@
-// Runs the Halide pipeline halide_blur (blur_generator.cpp) on a
+// Runs the Halide pipeline halide_blur (blur_generator.cpp, or Halide 21's
+// blur_generator21.py with -DHALIDE_EXTERN_STAGE_GATE) on a
 // deterministic 1024x768 16-bit image with 4 threads and prints a checksum
 // of the result, what the pipeline asked halide_malloc for, and how many
 // threads held a tile at once. Built once per test with plain clang and
@@ -27,8 +28,7 @@ static pthread_cond_t gate_cond = PTHREAD_COND_INITIALIZER;
 static int gate_arrived, gate_timed_out, gate_calls;
 static __thread int gate_seen;
 
-int32_t tile_gate(int32_t unused) {
-  (void)unused;
+static void gate_wait(void) {
   pthread_mutex_lock(&gate_lock);
   gate_calls++;
   if (!gate_seen) {
@@ -45,8 +45,26 @@ int32_t tile_gate(int32_t unused) {
     }
   }
   pthread_mutex_unlock(&gate_lock);
+}
+
+#ifdef HALIDE_EXTERN_STAGE_GATE
+// Halide 21's Python API has no scalar extern call: the gate is an extern
+// stage (Func.define_extern) with a 0-dimensional int32 output. A call with
+// no output memory is a bounds query.
+int tile_gate(halide_buffer_t *out) {
+  if (!out->host)
+    return 0;
+  gate_wait();
+  *(int32_t *)out->host = 0;
   return 0;
 }
+#else
+int32_t tile_gate(int32_t unused) {
+  (void)unused;
+  gate_wait();
+  return 0;
+}
+#endif
 
 // halide_malloc/halide_free as the pipeline calls them (the Halide runtime's
 // own allocator underneath): calls per size, and how many are still live.

@@ -72,6 +72,7 @@ fi
 packages=(
   llvm-22-dev clang-22 llvm-22-tools libclang-rt-22-dev lld-22  # LLVM 22, the primary toolchain (bookworm-security)
   libclang-cpp22-dev libclang-22-dev                             # clang 22's Driver library: the scopealloc-clang driver
+  flang-22 libomp-22-dev                                         # the Fortran client: scopealloc-flang, OpenMP (test/fortran)
   mlir-22-tools libmlir-22-dev                                   # the MLIR route (mlir/) on MLIR 22: libMLIR, mlir-opt-22.
                                                                 # Only one libmlir-N-dev can be installed (Conflicts: libmlir-x.y-dev)
   llvm-19-dev clang-19 llvm-19-tools libclang-rt-19-dev lld-19  # LLVM 19 row: its whole suite (docs/llvm-versions.md)

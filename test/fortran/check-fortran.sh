@@ -25,7 +25,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 flang=$llvm_bin/flang
 [ -x "$flang" ] || fail "$flang not found: install flang-22 libomp-22-dev (bash scripts/setup.sh)"
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
-"$flang" --version | head -1
+"$flang" --version | sed -n 1p
 
 "$flang" -O2 -fopenmp "$here/automatic.f90" -o plain
 "$flang" -O2 -fopenmp -mmlir -fdynamic-heap-array "$here/automatic.f90" -o heaparrays

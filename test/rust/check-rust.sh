@@ -88,7 +88,9 @@ allocs() { awk '$1 == "workspace" { print $5 }' "$work/$1.stats"; }
 
 # The worker's stack: ScopeAlloc's bound, and the plain frame from
 # .stack_sizes (what cargo-call-stack adds up).
-work_fn=$("$llvm_bin/llvm-nm" "$scoped" | awk '/ _ZN8overflow4work/ { print $3; exit }')
+# (awk reads all its input: an early exit would kill the producer with
+# SIGPIPE, which pipefail turns into a failure.)
+work_fn=$("$llvm_bin/llvm-nm" "$scoped" | awk '/ _ZN8overflow4work/ && !f { print $3; f = 1 }')
 [ -n "$work_fn" ] || fail "no overflow::work in $scoped"
 "$prefix/bin/scopealloc-bound" "$scoped" --entry="$work_fn" > "$work/bound.txt"
 sed -n '/^entry overflow::work/,/^$/p' "$work/bound.txt"
@@ -96,9 +98,9 @@ stack=$(sed -n '/^entry overflow::work/,/^$/s/^  stack: \([0-9]*\) bytes.*/\1/p'
 pool=$(sed -n '/^entry overflow::work/,/^$/s/^  pool workspace: \([0-9]*\) bytes.*/\1/p' "$work/bound.txt")
 [ -n "$stack" ] && [ "$stack" -lt 65536 ] && [ "${pool:-0}" -ge 131072 ] ||
   fail "scopealloc-bound should bound overflow::work below 64 KiB of stack with the array in the pool (stack ${stack:-?}, pool ${pool:-?})"
-plain_fn=$("$llvm_bin/llvm-nm" "$plain_sizes" | awk '/ _ZN8overflow4work/ { print $3; exit }')
+plain_fn=$("$llvm_bin/llvm-nm" "$plain_sizes" | awk '/ _ZN8overflow4work/ && !f { print $3; f = 1 }')
 plain_frame=$("$llvm_bin/llvm-readobj" --stack-sizes "$plain_sizes" |
-  awk -v f="$plain_fn" '$0 ~ "Functions: \\[" f "\\]" { getline; print $2; exit }')
+  awk -v f="$plain_fn" '!done && $0 ~ "Functions: \\[" f "\\]" { getline; print $2; done = 1 }')
 plain_frame=$((plain_frame)) && [ "$plain_frame" -ge 131072 ] ||
   fail "the plain build's .stack_sizes should give overflow::work at least 128 KiB (${plain_frame:-none})"
 echo "overflow::work: plain frame $plain_frame bytes (.stack_sizes); through ScopeAlloc stack $stack bytes + pool workspace $pool bytes"

@@ -155,7 +155,7 @@ bool applyLocalScopes(Function &F) {
       } else {
         LLVMContext &Ctx = F.getContext();
         Buf->setMetadata(ScopeMetadataName,
-                        MDNode::get(Ctx, MDString::get(Ctx, Spelling)));
+                         MDNode::get(Ctx, MDString::get(Ctx, Spelling)));
         Changed = true;
       }
       Applied.try_emplace(Buf, AppliedScope{*S, Where});

@@ -10,18 +10,9 @@
 # -mmlir -fdynamic-heap-array (its -heap-arrays) is run beside them, and the
 # run time of the builds that survive 64K is printed side by side.
 set -euo pipefail
-prefix= work= llvm_bin=
-while [ $# -gt 0 ]; do
-  case $1 in
-    --prefix) prefix=$2; shift 2 ;;
-    --work) work=$2; shift 2 ;;
-    --llvm-bin) llvm_bin=$2; shift 2 ;;
-    *) echo "check-fortran.sh: unknown argument $1" >&2; exit 2 ;;
-  esac
-done
+. "$(dirname "${BASH_SOURCE[0]}")/../client-args.sh"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-fail() { echo "FAIL: $*" >&2; exit 1; }
 flang=$llvm_bin/flang
 [ -x "$flang" ] || fail "$flang not found: install flang-22 libomp-22-dev (bash scripts/setup.sh)"
 rm -rf "$work" && mkdir -p "$work" && cd "$work"

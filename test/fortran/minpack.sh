@@ -6,18 +6,9 @@
 # the plain build's, with every stack buffer of library and drivers moved.
 #   minpack.sh --prefix <ScopeAlloc install> --work <dir> --llvm-bin <dir>
 set -uo pipefail
-prefix= work= llvm_bin=
-while [ $# -gt 0 ]; do
-  case $1 in
-    --prefix) prefix=$2; shift 2 ;;
-    --work) work=$2; shift 2 ;;
-    --llvm-bin) llvm_bin=$2; shift 2 ;;
-    *) echo "minpack.sh: unknown argument $1" >&2; exit 2 ;;
-  esac
-done
+. "$(dirname "${BASH_SOURCE[0]}")/../client-args.sh"
 RW_WORK=$work
 . "$(dirname "${BASH_SOURCE[0]}")/../realworld/common.sh"
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 src=$(rw_fetch_source minpack) || exit 1
 build() { # <dir> <compiler words...>: the library, the drivers, their output

@@ -13,18 +13,9 @@
 # for the worker, beside .stack_sizes of the plain build (what
 # cargo-call-stack reads), and the run time of both builds side by side.
 set -euo pipefail
-prefix= work= llvm_bin=
-while [ $# -gt 0 ]; do
-  case $1 in
-    --prefix) prefix=$2; shift 2 ;;
-    --work) work=$2; shift 2 ;;
-    --llvm-bin) llvm_bin=$2; shift 2 ;;
-    *) echo "check-rust.sh: unknown argument $1" >&2; exit 2 ;;
-  esac
-done
+. "$(dirname "${BASH_SOURCE[0]}")/../client-args.sh"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-fail() { echo "FAIL: $*" >&2; exit 1; }
 # rustup installs into ~/.cargo/bin, which a CI shell may not have on PATH.
 command -v cargo >/dev/null || PATH=$HOME/.cargo/bin:$PATH
 command -v cargo >/dev/null || fail "cargo is not installed (rustup's stable toolchain)"

@@ -205,8 +205,8 @@ bool deferToLink(Module &M, const ModulePolicy &Policy) {
 }
 
 bool adoptForeignBitcode(Module &M) {
-  std::optional<std::string> Options =
-      sys::Process::GetEnv(LinkOptionsVariable);
+  // (llvm::Optional before LLVM 16, std::optional after.)
+  auto Options = sys::Process::GetEnv(LinkOptionsVariable);
   if (!Options)
     return false;
   bool Changed = false;

@@ -137,12 +137,12 @@ std::optional<uint64_t> PolicyReader::bytes(yaml::Node *N, StringRef Key) {
 
 void PolicyReader::readAllocators(yaml::Node *N) {
   auto *Seq = dyn_cast_or_null<yaml::SequenceNode>(N);
-  if (!Seq)
-    return error(N, "'allocators' must be a list of allocators (alloc, "
-                    "size-arg, free, free-arg, align, null)");
   static constexpr StringRef AllocatorKeys[] = {
       "alloc", "size-arg", "free",       "free-arg",
       "align", "null",     "alloc-slot", "free-slot"};
+  if (!Seq)
+    return error(N, "'allocators' must be a list of allocators (" +
+                        listSettingKeys(AllocatorKeys) + ")");
   for (yaml::Node &Item : *Seq) {
     auto *Map = dyn_cast<yaml::MappingNode>(&Item);
     if (!Map) {
@@ -202,9 +202,8 @@ void PolicyReader::readAllocators(yaml::Node *N) {
         A.NullIsErrorPath = *Value == "error-path";
       } else {
         error(KV.getKey(), "unknown key '" + *Key +
-                               "' in an allocator (expected alloc, size-arg, "
-                               "free, free-arg, align, null, alloc-slot or "
-                               "free-slot)" +
+                               "' in an allocator (expected " +
+                               listSettingKeys(AllocatorKeys) + ")" +
                                didYouMean(*Key, AllocatorKeys));
         OK = false;
       }

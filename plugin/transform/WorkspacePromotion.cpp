@@ -107,7 +107,7 @@ std::optional<unsigned> nullSuccessor(const Instruction *T, const Value *P) {
 
 struct WalkOutcome {
   bool ReachesExit = false;  ///< a path returns without meeting a stop
-  bool ReachesAgain = false; ///< a path meets Again before a stop
+  bool ReachesAgain = false; ///< a path meets the allocation again first
   bool ReachesStop = false;  ///< some path meets a stop
 };
 
@@ -136,15 +136,17 @@ SmallPtrSet<const PHINode *, 8> phisOf(const Value *Buffer) {
 }
 
 /// Follows every path forward from just after \p Start. A path ends at the
-/// first instruction in \p Stops that releases \p Buffer on that path, at
-/// \p Again, at `unreachable`, or at a function exit; edges taken only when
-/// \p P is null are not followed. \p ReleasedPointer gives the pointer a
-/// stop releases (null: it always counts); one that is a phi of the buffer
-/// and another value counts on the paths on which the phi got the buffer.
+/// first instruction in \p Stops that releases the buffer \p Alloc returns
+/// on that path, at \p Alloc itself (again), at `unreachable`, or at a
+/// function exit; edges taken only when \p P is null are not followed.
+/// \p ReleasedPointer gives the pointer a stop releases (null: it always
+/// counts); one that is a phi of the buffer and another value counts on the
+/// paths on which the phi got the buffer.
 WalkOutcome
 walkFrom(Instruction *Start, const SmallPtrSetImpl<const Instruction *> &Stops,
-         const Instruction *Again, const Value *P, const Value *Buffer,
+         const Instruction *Alloc, const Value *P,
          function_ref<const Value *(const Instruction &)> ReleasedPointer) {
+  const Value *Buffer = Alloc;
   WalkOutcome O;
   SmallPtrSet<const PHINode *, 8> Family = phisOf(Buffer);
   struct Item {
@@ -194,7 +196,7 @@ walkFrom(Instruction *Start, const SmallPtrSetImpl<const Instruction *> &Stops,
         O.ReachesStop = true;
         return;
       }
-      if (&*It == Again) {
+      if (&*It == Alloc) {
         O.ReachesAgain = true;
         return;
       }
@@ -553,7 +555,7 @@ bool Promoter::checkPaths(Candidate &C) {
     return C.Spec ? cast<CallInst>(I).getArgOperand(C.Spec->FreeArg) : nullptr;
   };
   WalkOutcome O =
-      walkFrom(C.Alloc, Stops, C.Alloc, NullChecked, C.Alloc, ReleasedPointer);
+      walkFrom(C.Alloc, Stops, C.Alloc, NullChecked, ReleasedPointer);
   // A path that returns without freeing an allocator's buffer leaked it
   // (Halide frees on an error path only when the error handler says so):
   // unless the buffer can escape, the stack frees it at the return instead.
@@ -569,7 +571,7 @@ bool Promoter::checkPaths(Candidate &C) {
   // (Releasing a mark again is harmless in our ABI.)
   if (C.Spec)
     for (CallInst *R : C.Releases)
-      if (walkFrom(R, Stops, C.Alloc, NullChecked, C.Alloc, ReleasedPointer)
+      if (walkFrom(R, Stops, C.Alloc, NullChecked, ReleasedPointer)
               .ReachesStop) {
         C.Reason = "it is released more than once on a path";
         return false;

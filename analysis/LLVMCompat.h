@@ -603,6 +603,21 @@ namespace options = clang::options;
 #endif
 #endif
 
+/// Driver::getConfigFiles (several files): clang 16; clang 15 reads one.
+#if defined(LLVM_CLANG_DRIVER_DRIVER_H)
+namespace scopealloc {
+inline std::vector<std::string> configFiles(const clang::driver::Driver &D) {
+#if LLVM_VERSION_MAJOR >= 16
+  return {D.getConfigFiles().begin(), D.getConfigFiles().end()};
+#else
+  if (D.getConfigFile().empty())
+    return {};
+  return {D.getConfigFile()};
+#endif
+}
+} // namespace scopealloc
+#endif
+
 /// clang::driver::expandResponseFiles: clang 17.
 #define SCOPEALLOC_HAVE_DRIVER_EXPAND_RESPONSE_FILES (LLVM_VERSION_MAJOR >= 17)
 #if defined(LLVM_CLANG_DRIVER_DRIVER_H) &&                                     \

@@ -227,6 +227,11 @@ void markDecided(Module &M) {
       F.addFnAttr(DecidedAttr);
 }
 
+bool hasLinkMarker(const Module &M) {
+  const GlobalVariable *Marker = M.getNamedGlobal(LinkMarkerSymbol);
+  return Marker && Marker->isDeclaration() && !Marker->use_empty();
+}
+
 bool removeLinkMarker(Module &M) {
   GlobalVariable *Marker = M.getNamedGlobal(LinkMarkerSymbol);
   if (!Marker || !Marker->isDeclaration())

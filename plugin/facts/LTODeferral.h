@@ -97,6 +97,10 @@ bool adoptForeignBitcode(llvm::Module &M);
 /// Marks \p M's defined functions as decided (see above).
 void markDecided(llvm::Module &M);
 
+/// Whether \p M carries the marker deferToLink leaves: bitcode a compile
+/// step prepared for the link.
+bool hasLinkMarker(const llvm::Module &M);
+
 /// Removes the marker deferToLink left (the pass is running now); true
 /// when there was one.
 bool removeLinkMarker(llvm::Module &M);

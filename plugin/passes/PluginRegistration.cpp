@@ -71,6 +71,13 @@ static void registerScopeAlloc(PassBuilder &PB) {
           MPM.addPass(SourceScopesPass());
           return true;
         }
+        // The pass as ThinLTO's post-link optimiser runs it, for a
+        // pipeline of one's own (scopealloc-clang's distributed ThinLTO
+        // backends, docs/internals.md).
+        if (Name == "scope-alloc-link") {
+          MPM.addPass(ScopeAllocPass(ScopeAllocPass::LinkStep));
+          return true;
+        }
         std::optional<PolicyOptions> Params =
             policyParameters(Name, "scope-alloc");
         if (!Params)

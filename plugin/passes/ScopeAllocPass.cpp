@@ -248,6 +248,12 @@ PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
   ModulePolicy Policy = computeModulePolicy(M, commandLineOptions(), Params);
   if (!Policy.report(M))
     return PreservedAnalyses::all(); // the error stops the compilation
+  // Bitcode a compile step prepared for the link, compiled again to code
+  // (`clang -c -x ir a.o`): no step comes after this one, which is the
+  // link's for it.
+  StageTy Stage = this->Stage;
+  if (Stage == CompileStep && hasLinkMarker(M))
+    Stage = LinkStep;
   // Under -flto the frames are built at the link: decide there.
   bool PreLink = Stage == CompileStep && isLTOPreLinkModule(M);
   if (PreLink && sanitizerInstrumentingAllocas(M).empty())

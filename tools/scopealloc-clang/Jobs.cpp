@@ -9,8 +9,9 @@
 //   - every other clang job (preprocessor, integrated assembler, -emit-ast,
 //     --analyze, --precompile...) loses the -mllvm -scope-alloc-* options,
 //     which nothing there would parse;
-//   - a job writing a depfile (-MD) lists the plugin and the policy files,
-//     so that make and ninja rebuild when they change.
+//   - a job writing a depfile (-MD) lists the files of the configuration
+//     (Configuration.cpp), so that make, ninja and ccache's depend mode
+//     see them change.
 //
 //===----------------------------------------------------------------------===//
 
@@ -149,7 +150,7 @@ JobOptions jobOptions(const Settings &S, Compilation &C) {
       O.KeepNames = true;
   // Under LTO the frames are laid out at the link, which writes no .su.
   O.PoolUsage = !LTO && C.getArgs().hasArg(options::OPT_fstack_usage) &&
-                optionValues(S.Argv, "pool-usage").empty();
+                optionValues(pluginOptions(C.getArgs()), "pool-usage").empty();
   return O;
 }
 
@@ -188,12 +189,9 @@ void rewriteJobs(const Settings &S, const JobOptions &O, Compilation &C) {
     sys::fs::create_directories(S.ReportDir);
     Report = S.ReportDir + "/";
   }
-  // What a depfile lists besides the sources: the plugin and the policies.
-  std::vector<std::string> DepfileEntries{S.Plugin};
-  for (const std::string &Policy : optionValues(S.Argv, "policy"))
-    if (sys::fs::is_regular_file(Policy) &&
-        !is_contained(DepfileEntries, Policy))
-      DepfileEntries.push_back(Policy);
+  // What a depfile lists besides the sources: every file of the
+  // configuration (the plugin, policies, response and config files).
+  std::vector<std::string> DepfileEntries = configuration(S, C).Files;
 
   for (Command &Job : C.getJobs()) {
     if (!StringRef(Job.getCreator().getName()).starts_with("clang"))

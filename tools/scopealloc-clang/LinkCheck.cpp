@@ -1,4 +1,4 @@
-//===- LinkCheck.cpp - bounds at the link, and the ccache key -------------===//
+//===- LinkCheck.cpp - bounds at the link ---------------------------------===//
 //
 // A link whose flags name a policy file (-scope-alloc-policy=<file>) is
 // checked against the bounds the policy declares for the link's target
@@ -10,9 +10,6 @@
 // callers own the stack.
 //   SCOPEALLOC_BOUND_CHECK=warn  report the violations, keep the image
 //   SCOPEALLOC_BOUND_CHECK=off   no check
-//
-// Under ccache, which cannot see what the wrapper adds, the preprocessor
-// output of a compile ends with a line naming the configuration.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,18 +45,26 @@ std::string boundCheckMode() {
 std::optional<BoundCheck> boundCommand(const Settings &S, Compilation &C,
                                        const Command &Link) {
   std::string Mode = boundCheckMode();
-  if (Mode == "off" || isSharedLink(Link) || isRelocatableLink(Link))
+  // A distributed ThinLTO index link (--thinlto-index-only) writes no
+  // image: its native link is checked.
+  bool IndexOnly = any_of(Link.getArguments(), [](StringRef Arg) {
+    return Arg.starts_with("--thinlto-index-only");
+  });
+  if (Mode == "off" || isSharedLink(Link) || isRelocatableLink(Link) ||
+      IndexOnly)
     return std::nullopt;
   BoundCheck Check;
   std::vector<std::string> &Cmd = Check.Command;
   Cmd = {S.Prefix + "/bin/scopealloc-bound", "--check"};
-  std::vector<std::string> Policies = optionValues(S.Argv, "policy");
+  // The options clang's Driver sees: config files and response files too.
+  std::vector<std::string> Options = pluginOptions(C.getArgs());
+  std::vector<std::string> Policies = optionValues(Options, "policy");
   // A policy the link cannot read here was the compile steps' to report.
   if (!Policies.empty() && sys::fs::is_regular_file(Policies.back()))
     Cmd.push_back("--policy=" + Policies.back());
   else
     Check.OnlyIfPools = true;
-  std::vector<std::string> Tags = optionValues(S.Argv, "target");
+  std::vector<std::string> Tags = optionValues(Options, "target");
   if (!Tags.empty() && !Check.OnlyIfPools)
     Cmd.push_back("--target=" + Tags.back());
   // The triple the pass saw, to pick the target whose triples match.
@@ -97,45 +102,6 @@ bool definesPool(StringRef Image) {
       return true;
   }
   return false;
-}
-
-// Names a file by what changes when it is rebuilt or replaced.
-static std::string identity(StringRef Path) {
-  sys::fs::file_status Status;
-  if (sys::fs::status(Path, Status))
-    return (Path + ": missing").str();
-  return formatv("{0} {1} {2} {3}", Path, Status.getSize(),
-                 Status.getLastModificationTime().time_since_epoch().count(),
-                 Status.getUniqueID().getFile())
-      .str();
-}
-
-std::string ccacheMarker(const Settings &S, const JobOptions &O,
-                         Compilation &C) {
-  std::string Key = "ScopeAlloc " SCOPEALLOC_VERSION "\n";
-  Key += identity(S.Plugin) + "\n" + identity(S.Compiler) + "\n";
-  for (const std::string &W : S.Extra)
-    Key += W + "\n";
-  for (const std::string &Policy : optionValues(S.Argv, "policy")) {
-    Key += "policy " + Policy + "\n";
-    if (auto Buffer = MemoryBuffer::getFile(Policy))
-      Key += (*Buffer)->getBuffer().str();
-  }
-  // A cache hit would write neither a report nor a .pu file: such a step is
-  // always compiled.
-  bool Writes = (!S.ReportDir.empty() && !S.CMakeProbe) || O.PoolUsage ||
-                !optionValues(S.Argv, "report").empty() ||
-                !optionValues(S.Argv, "pool-usage").empty();
-  if (Writes)
-    Key += formatv("written file {0} {1} {2}\n", sys::Process::getProcessId(),
-                   sys::Process::GetRandomNumber(),
-                   std::chrono::steady_clock::now().time_since_epoch().count())
-               .str();
-  // A path that cannot exist: it changes the hash (preprocessor mode), and
-  // ccache cannot look the step up without preprocessing it (direct mode).
-  return "# 1 \"/dev/null/scopealloc-config-" +
-         toHex(SHA1::hash(arrayRefFromStringRef(Key)), /*LowerCase=*/true) +
-         "\"";
 }
 
 } // namespace scopealloc

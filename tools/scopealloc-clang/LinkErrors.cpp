@@ -15,6 +15,8 @@
 //                             without a trustworthy preserve_most (GCC,
 //                             clang < 17), which leaves it out: compile
 //                             with -scope-alloc-slow-path=standard
+//   __scopealloc_lto_link_without_pass_plugin  LTO bitcode compiled to an
+//                             object by a step without the pass
 //   other __scopealloc_*      no runtime is linked
 //
 //===----------------------------------------------------------------------===//
@@ -181,7 +183,8 @@ void readInput(StringRef Path, PoolUses &U) {
 
 /// Prints the notes for the undefined __scopealloc_* symbols that the
 /// linker's \p Output names.
-static void explain(const Settings &S, const Command &Link, StringRef Output) {
+static void explain(const Settings &S, ArrayRef<std::string> Policies,
+                    const Command &Link, StringRef Output) {
   // GNU ld: undefined reference to `sym'; lld: undefined symbol: sym.
   Regex Undefined(
       "undefined (reference to [`']|symbol: )(__scopealloc_[A-Za-z0-9_]+)");
@@ -208,6 +211,15 @@ static void explain(const Settings &S, const Command &Link, StringRef Output) {
       Missing.push_back(Name.str());
     else if (Sym == ABISymbol)
       OurABI = true;
+    else if (Sym == SCOPEALLOC_SYM_LTO_LINK_MARKER)
+      WithColor::note(errs(), "scopealloc-clang")
+          << "undefined " << Sym << ": an object was compiled from "
+          << "ScopeAlloc's LTO bitcode (-flto) by a step that ran no "
+          << "ScopeAlloc pass, so its buffers were never placed: a "
+          << "-fthinlto-index= backend or a -x ir compile by plain clang "
+          << "(before clang 23, -fpass-plugin does nothing with "
+          << "-fthinlto-index=); run those steps through scopealloc-clang, "
+          << "which runs the pass there\n";
     else if (StringRef(Sym).starts_with("__scopealloc_abi_v"))
       WithColor::note(errs(), "scopealloc-clang")
           << "undefined " << Sym << ": an object was compiled by a "
@@ -252,7 +264,7 @@ static void explain(const Settings &S, const Command &Link, StringRef Output) {
       readInput(In.getFilename(), U);
   std::vector<std::string> KnownNames(U.Defined.begin(), U.Defined.end());
   KnownNames.push_back("workspace");
-  for (const std::string &Policy : optionValues(S.Argv, "policy"))
+  for (const std::string &Policy : Policies)
     if (auto File = loadPolicyFile(Policy))
       append_range(KnownNames, (*File)->Pools);
     else
@@ -279,7 +291,9 @@ namespace {
 /// exits, followed by the notes: before clang's "linker command failed".
 class ExplainedLink : public Command {
 public:
-  ExplainedLink(const Command &Link, const Settings &S) : Command(Link), S(S) {}
+  ExplainedLink(const Command &Link, const Settings &S,
+                std::vector<std::string> Policies)
+      : Command(Link), S(S), Policies(std::move(Policies)) {}
 
   int Execute(ArrayRef<CommandRedirect> Redirects, std::string *ErrMsg,
               bool *ExecutionFailed) const override {
@@ -293,7 +307,7 @@ public:
     if (auto Text = MemoryBuffer::getFile(File)) {
       errs() << (*Text)->getBuffer();
       if (Status)
-        explain(S, *this, (*Text)->getBuffer());
+        explain(S, Policies, *this, (*Text)->getBuffer());
     }
     sys::fs::remove(File);
     return Status;
@@ -301,6 +315,7 @@ public:
 
 private:
   const Settings &S;
+  std::vector<std::string> Policies;
 };
 } // namespace
 
@@ -309,7 +324,8 @@ void explainLinkErrors(const Settings &S, Compilation &C) {
   auto &Jobs = const_cast<JobList::list_type &>(C.getJobs().getJobs());
   for (std::unique_ptr<Command> &Job : Jobs)
     if (Job->getCreator().isLinkJob())
-      Job = std::make_unique<ExplainedLink>(*Job, S);
+      Job = std::make_unique<ExplainedLink>(
+          *Job, S, optionValues(pluginOptions(C.getArgs()), "policy"));
 }
 
 } // namespace scopealloc

@@ -48,19 +48,6 @@ static void appendLine(Compilation &C, StringRef Line) {
   OS << Line << "\n";
 }
 
-// ccache (which sets UNCACHED_ERR_FD for the compilers it runs) hashes the
-// preprocessor output of a C-family source.
-static bool isCcachePreprocess(Compilation &C) {
-  if (!std::getenv("UNCACHED_ERR_FD") || !C.getArgs().hasArg(options::OPT_E))
-    return false;
-  for (const Command &Job : C.getJobs())
-    for (const InputInfo &In : Job.getInputInfos())
-      if (In.getType() != types::TY_Asm && In.getType() != types::TY_PP_Asm &&
-          types::getPreprocessedType(In.getType()) != types::TY_INVALID)
-        return true;
-  return false;
-}
-
 int main(int Argc, const char **Argv) {
   InitLLVM X(Argc, Argv);
   InitializeAllTargetInfos(); // -print-targets, target-prefixed names
@@ -72,6 +59,23 @@ int main(int Argc, const char **Argv) {
     std::vector<std::string> Command{S.Compiler};
     Command.insert(Command.end(), Argv + 1, Argv + Argc);
     return run(Command);
+  }
+
+  if (S.Print == Settings::PrintCacheKey) {
+    // ccache's compiler_check: what the environment adds to every compile.
+    outs() << "scopealloc-config " << environmentConfiguration(S).Key << "\n";
+    return 0;
+  }
+  if (S.Print == Settings::PrintInputs) {
+    ClangCompilation Probe(S, S.Argv, /*Quiet=*/false);
+    if (!Probe.ok())
+      return 1;
+    for (const std::string &File : configuration(S, *Probe.get()).Files) {
+      SmallString<256> Abs(File);
+      sys::fs::make_absolute(Abs);
+      outs() << Abs << "\n";
+    }
+    return 0;
   }
 
   if (S.PrintRuntime) {
@@ -100,7 +104,12 @@ int main(int Argc, const char **Argv) {
     return 1;
   Compilation &C = *Build.get();
   JobOptions O = jobOptions(S, C);
+  checkCacheKey(S, C);
+  std::vector<std::string> Launched = launcherCommand(S, O, C);
+  if (!Launched.empty())
+    return run(Launched);
   rewriteJobs(S, O, C);
+  splitThinBackends(S, C);
   passLinkOptions(S, C);
 
   bool PrintOnly = C.getArgs().hasArg(options::OPT__HASH_HASH_HASH);
@@ -111,9 +120,7 @@ int main(int Argc, const char **Argv) {
     if (Job.getCreator().isLinkJob() && !PrintOnly)
       if (auto Check = boundCommand(S, C, Job))
         Checks.push_back(*Check);
-  std::string Marker;
-  if (isCcachePreprocess(C))
-    Marker = ccacheMarker(S, O, C);
+  std::string Marker = cacheMarker(S, O, C);
 
   SmallVector<std::pair<int, const Command *>, 4> Failing;
   int Result = Build.driver().ExecuteCompilation(C, Failing);

@@ -351,10 +351,8 @@ void passLinkOptions(const Settings &S, Compilation &C) {
   // -mllvm -scope-alloc-<key>=<value> of the link line (and of
   // SCOPEALLOC_FLAGS), in pass-parameter form; the last of a key wins.
   std::vector<std::pair<const SettingInfo *, std::string>> Params;
-  for (size_t I = 0; I + 1 < S.Argv.size(); ++I) {
-    if (StringRef(S.Argv[I]) != "-mllvm")
-      continue;
-    StringRef Word = StringRef(S.Argv[I + 1]).ltrim('-');
+  for (StringRef Option : pluginOptions(C.getArgs())) {
+    StringRef Word = Option.ltrim('-');
     auto [Name, Value] = Word.split('=');
     const SettingInfo *Setting = findSetting(layer::Option, Name);
     if (!Setting || !Setting->in(layer::Parameter) || !Word.contains('='))

@@ -5,9 +5,13 @@
 // added to the link. docs/driver.md says what goes to which job.
 //
 //   Settings.cpp   the environment, the wrapper's own flags, the argv
+//   Configuration.cpp  what a compile depends on: options, files, the key
 //   Jobs.cpp       building a Compilation, and what each job gets
 //   Runtime.cpp    the runtime and LTO flags a link gets
-//   LinkCheck.cpp  scopealloc-bound --check after a link, the ccache key
+//   LinkCheck.cpp  scopealloc-bound --check after a link
+//   CompilerCaches.cpp  ccache and sccache: the key they hash, their limits
+//   Launcher.cpp   SCOPEALLOC_LAUNCHER (icecc, distcc): one clang command
+//   ThinBackend.cpp  a distributed ThinLTO backend compile, with the pass
 //   LinkErrors.cpp a failed link's undefined __scopealloc_* symbols, explained
 //
 //===----------------------------------------------------------------------===//
@@ -43,11 +47,17 @@ struct Settings {
   std::string ReportDir;     // absolute; empty without a report
   bool PrintRuntime = false; // --scopealloc-print-runtime
   bool CMakeProbe = false;   // a CMake probe: no report
+  /// --scopealloc-cache-key, --scopealloc-print-inputs
+  enum { Build, PrintCacheKey, PrintInputs } Print = Build;
   std::vector<std::string> Extra; // SCOPEALLOC_FLAGS_FILE, SCOPEALLOC_FLAGS
+  std::string FlagsFile;          // SCOPEALLOC_FLAGS_FILE
+  /// The response files read: those Extra names, and all.
+  std::vector<std::string> ExtraResponseFiles, ResponseFiles;
   /// The driver's argv: the compiler, its mode, -I<prefix>/include, the
   /// extra words, then the user's, response files expanded and the
   /// wrapper's own flags taken out.
   std::vector<const char *> Argv;
+  size_t UserArgsBegin = 0; // the first of Argv that is the user's
   llvm::BumpPtrAllocator Alloc;
   llvm::StringSaver Saver{Alloc};
 };
@@ -56,8 +66,14 @@ void readSettings(Settings &S, int Argc, const char **Argv,
 
 /// Whether an argument names a ScopeAlloc setting (for -mllvm) or a policy.
 bool isPluginOption(llvm::StringRef Arg);
-/// The values of every *-scope-alloc-<Name>= argument, in order.
-std::vector<std::string> optionValues(llvm::ArrayRef<const char *> Argv,
+
+/// The plugin's options of a command line as clang's Driver expanded it
+/// (response files, SCOPEALLOC_FLAGS*, config files): each -mllvm
+/// -scope-alloc-* word, a value given as the next -mllvm word joined with
+/// '=' (Configuration.cpp).
+std::vector<std::string> pluginOptions(const llvm::opt::ArgList &Args);
+/// The values of every -scope-alloc-<Name>= option, in order.
+std::vector<std::string> optionValues(llvm::ArrayRef<std::string> Options,
                                       llvm::StringRef Name);
 
 /// A Compilation built by clang's Driver, as clang builds it (Jobs.cpp).
@@ -126,6 +142,20 @@ std::vector<std::string> linkFlags(const Settings &S,
 /// -Clinker-plugin-lto objects), which carries no options of its own.
 void passLinkOptions(const Settings &S, clang::driver::Compilation &C);
 
+/// What a compile depends on besides its sources (Configuration.cpp): one
+/// definition for the caches' key, the depfile, the link check and the
+/// launchers.
+struct Configuration {
+  std::vector<std::string> Options;     // pluginOptions()
+  std::vector<std::string> Files;       // the plugin first, then as named
+  std::vector<std::string> ConfigFiles; // clang's config files among them
+  std::string Key; // SHA1 of identities, options and contents, not paths
+};
+Configuration configuration(const Settings &S, clang::driver::Compilation &C);
+/// The configuration the environment alone gives (SCOPEALLOC_FLAGS*,
+/// default config files, the install): --scopealloc-cache-key.
+Configuration environmentConfiguration(const Settings &S);
+
 /// scopealloc-bound --check for one link job (LinkCheck.cpp): against the
 /// policy the flags name, else only when the image defines a pool (its
 /// buffer against its worst case).
@@ -146,10 +176,30 @@ std::string boundCheckMode();
 /// undefined __scopealloc_* symbol means and how to fix it (LinkErrors.cpp).
 void explainLinkErrors(const Settings &S, clang::driver::Compilation &C);
 
-/// The line that ends ccache's preprocessor output: it names what the
-/// wrapper adds, so that another configuration is a cache miss.
-std::string ccacheMarker(const Settings &S, const JobOptions &O,
-                         clang::driver::Compilation &C);
+/// The compiler cache that runs this process (CompilerCaches.cpp).
+enum class CompilerCache { None, Ccache, Sccache };
+CompilerCache runningCache();
+/// Under a compiler cache, the line that ends the preprocessor output of a
+/// C-family source: it names the configuration, so that another one is a
+/// miss. Empty when there is nothing to mark.
+std::string cacheMarker(const Settings &S, const JobOptions &O,
+                        clang::driver::Compilation &C);
+/// Under ccache, a compile whose key ccache made without the marker (a
+/// preprocessed input, depend mode): an error unless ccache's
+/// configuration hashes what the compile depends on.
+void checkCacheKey(const Settings &S, clang::driver::Compilation &C);
+
+/// SCOPEALLOC_LAUNCHER (Launcher.cpp): the command that runs a compile-only
+/// command line through it, as one clang command with the plugin's flags;
+/// empty when the command line is not one it can take.
+std::vector<std::string> launcherCommand(const Settings &S, const JobOptions &O,
+                                         clang::driver::Compilation &C);
+
+/// A -fthinlto-index= backend compile (ThinBackend.cpp), which clang before
+/// 23 runs without pass plugins: its jobs become the backend's optimisation
+/// to bitcode, the pass (LLVM's opt with the plugin), then code generation.
+/// False when \p C has no such job.
+bool splitThinBackends(const Settings &S, clang::driver::Compilation &C);
 
 } // namespace scopealloc
 

@@ -41,19 +41,6 @@ void fail(const Twine &Message) {
 
 bool isPluginOption(StringRef Arg) { return Arg.starts_with("-scope-alloc-"); }
 
-std::vector<std::string> optionValues(ArrayRef<const char *> Argv,
-                                      StringRef Name) {
-  std::string Key = ("-scope-alloc-" + Name + "=").str();
-  std::vector<std::string> Values;
-  for (const char *A : Argv) {
-    StringRef Arg(A);
-    size_t At = Arg.find(Key);
-    if (At != StringRef::npos)
-      Values.push_back(Arg.substr(At + Key.size()).str());
-  }
-  return Values;
-}
-
 // A quote left open: the GNU tokenizer would silently take the rest of the
 // text as one word, a response file's author would rather hear of it.
 static bool hasUnbalancedQuote(StringRef Text) {
@@ -82,6 +69,7 @@ static void splitWords(Settings &S, StringRef Text, const Twine &Origin) {
 
 static void readExtraFlags(Settings &S) {
   if (const char *File = std::getenv("SCOPEALLOC_FLAGS_FILE"); File && *File) {
+    S.FlagsFile = File;
     auto Buffer = MemoryBuffer::getFile(File, /*IsText=*/true);
     if (!Buffer || !sys::fs::is_regular_file(File))
       fail(Twine("SCOPEALLOC_FLAGS_FILE: cannot read '") + File + "'");
@@ -117,6 +105,30 @@ static bool isCMakeProbe(ArrayRef<const char *> Argv) {
       return true;
   }
   return false;
+}
+
+// The response files a command line names, nested ones too (named
+// relative to the file that names them, as clang reads them).
+static void collectResponseFiles(ArrayRef<const char *> Words,
+                                 std::vector<std::string> &Files,
+                                 StringRef Dir = "", unsigned Depth = 0) {
+  for (StringRef Word : Words) {
+    if (!Word.consume_front("@") || Depth > 20)
+      continue;
+    SmallString<256> Path(Word);
+    if (!Dir.empty() && !sys::path::is_absolute(Path) && !sys::fs::exists(Path))
+      Path = (Dir + "/" + Word).str();
+    auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/true);
+    if (!Buffer || is_contained(Files, Path.str()))
+      continue;
+    Files.push_back(Path.str().str());
+    BumpPtrAllocator Alloc;
+    StringSaver Saver(Alloc);
+    SmallVector<const char *, 16> Nested;
+    cl::TokenizeGNUCommandLine((*Buffer)->getBuffer(), Saver, Nested);
+    collectResponseFiles(Nested, Files, sys::path::parent_path(Path),
+                         Depth + 1);
+  }
 }
 
 void readSettings(Settings &S, int Argc, const char **Argv,
@@ -171,26 +183,43 @@ void readSettings(Settings &S, int Argc, const char **Argv,
   Args.push_back("-Wno-unused-command-line-argument");
   for (const std::string &W : S.Extra)
     Args.push_back(W.c_str());
-  for (int I = 1; I < Argc; ++I)
-    Args.push_back(Argv[I]);
-  if (Error E = clang::driver::expandResponseFiles(Args, /*ClangCLMode=*/false,
-                                                   S.Alloc)) {
-    errs() << toString(std::move(E)) << "\n";
-    std::exit(1);
-  }
+  // Expanded in two parts, to know which words the user gave.
+  collectResponseFiles(Args, S.ExtraResponseFiles);
+  auto Expand = [&](SmallVectorImpl<const char *> &Words) {
+    if (Error E = clang::driver::expandResponseFiles(
+            Words, /*ClangCLMode=*/false, S.Alloc)) {
+      errs() << toString(std::move(E)) << "\n";
+      std::exit(1);
+    }
+  };
+  Expand(Args);
+  size_t UserBegin = Args.size();
+  SmallVector<const char *, 64> User(Argv + 1, Argv + Argc);
+  S.ResponseFiles = S.ExtraResponseFiles;
+  collectResponseFiles(User, S.ResponseFiles);
+  Expand(User);
+  Args.append(User.begin(), User.end());
 
   // The wrapper's own flags, from anywhere (a response file too).
   if (const char *Dir = std::getenv("SCOPEALLOC_REPORT_DIR"))
     S.ReportDir = Dir;
-  for (const char *A : Args) {
-    StringRef Arg(A);
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef Arg(Args[I]);
+    if (I == UserBegin)
+      S.UserArgsBegin = S.Argv.size();
     if (Arg.consume_front("--scopealloc-report-dir="))
       S.ReportDir = Arg.str();
     else if (Arg == "--scopealloc-print-runtime")
       S.PrintRuntime = true;
+    else if (Arg == "--scopealloc-cache-key")
+      S.Print = Settings::PrintCacheKey;
+    else if (Arg == "--scopealloc-print-inputs")
+      S.Print = Settings::PrintInputs;
     else
-      S.Argv.push_back(A);
+      S.Argv.push_back(Args[I]);
   }
+  if (UserBegin == Args.size())
+    S.UserArgsBegin = S.Argv.size();
   S.CMakeProbe = isCMakeProbe(S.Argv);
   // Absolute, so that every step of a recursive make writes to one place.
   if (!S.ReportDir.empty()) {

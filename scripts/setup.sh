@@ -91,7 +91,8 @@ packages=(
   python3-yaml python3-pygments                                 # opt-viewer (remark records test)
   qemu-system-arm                                               # runs the bare-metal demo, Cortex-M and AArch64 cross links
   qemu-system-misc                                              # runs the RISC-V (riscv32) cross links
-  ccache                                                        # the wrappers' and scopealloc_enable's ccache tests
+  ccache sccache                                                # the wrappers' and scopealloc_enable's compiler-cache tests
+  icecc distcc iproute2                                         # the build-farm tests (test/buildfarm): daemons in network namespaces
   autoconf automake libtool meson file                          # build-system tests (test/buildsystems), libsodium and zstd's own checks
   libhalide14-0-dev                                             # Halide 14 client suite (test/halide): the generator links libHalide14
   python3-venv python3-pip                                      # the clients from PyPI (TVM): scripts/setup-venv.sh

@@ -179,6 +179,11 @@ void readSettings(Settings &S, int Argc, const char **Argv,
   if (Name.DriverMode)
     Args.push_back(Name.DriverMode);
   Args.push_back(S.Saver.save("-I" + S.Prefix + "/include").data());
+  // Objects name the headers' directory without the install prefix: two
+  // prefixes of one version make identical objects (a shared cache serves
+  // both). A map of the user's, later, wins.
+  Args.push_back(
+      S.Saver.save("-ffile-prefix-map=" + S.Prefix + "=/scopealloc").data());
   // The user's -c with -L, or a link with -D, is no reason for a warning.
   Args.push_back("-Wno-unused-command-line-argument");
   for (const std::string &W : S.Extra)

@@ -128,10 +128,10 @@ static std::map<std::string, std::string> ccacheSettings() {
   if (Ccache.empty() ||
       sys::fs::createTemporaryFile("scopealloc-ccache", "txt", Out))
     return Settings;
-  std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(Out),
-                                          std::nullopt};
+  CommandRedirect Redirects[] = {CommandRedirect(), StringRef(Out),
+                                 CommandRedirect()};
   StringRef Argv[] = {Ccache, "--show-config"};
-  if (sys::ExecuteAndWait(Ccache, Argv, std::nullopt, Redirects) == 0)
+  if (sys::ExecuteAndWait(Ccache, Argv, {}, Redirects) == 0)
     if (auto Text = MemoryBuffer::getFile(Out)) {
       SmallVector<StringRef, 64> Lines;
       (*Text)->getBuffer().split(Lines, '\n');

@@ -89,6 +89,12 @@ struct SettingInfo {
 /// pass parameters ("limit=0;policy=/abs/p.yaml"); LTODeferral.h.
 inline constexpr const char *LinkOptionsVariable = "SCOPEALLOC_LINK_OPTIONS";
 
+/// The function attribute in which a -flto compile step records its
+/// policy options for the link ("limit=0;policy=/abs/p.yaml");
+/// LTODeferral.h. scopealloc-clang reads it to key lld's ThinLTO cache.
+inline constexpr const char *CompileOptionsAttribute =
+    "scope-alloc-compile-options";
+
 /// Every setting, in the order of PolicySettings.def.
 llvm::ArrayRef<SettingInfo> policySettings();
 const SettingInfo &settingInfo(PolicySetting S);

@@ -43,6 +43,7 @@
 #ifndef SCOPEALLOC_LTODEFERRAL_H
 #define SCOPEALLOC_LTODEFERRAL_H
 
+#include "PolicySettings.h"
 #include "policy/PolicyOptions.h"
 #include "policy/StackPolicy.h"
 #include "scopealloc/abi_constants.h"
@@ -60,7 +61,7 @@ class Value;
 
 namespace scopealloc {
 
-inline constexpr const char *CompileOptionsAttr = "scope-alloc-compile-options";
+inline constexpr const char *CompileOptionsAttr = CompileOptionsAttribute;
 inline constexpr const char *DecidedAttr = "scope-alloc-decided";
 inline constexpr const char *ReportPathsMetadata = "scope-alloc.report";
 inline constexpr const char *BufferPolicyMetadata = "scope-alloc.buffer-policy";

@@ -110,7 +110,8 @@ int main(int Argc, const char **Argv) {
     return run(Launched);
   rewriteJobs(S, O, C);
   splitThinBackends(S, C);
-  passLinkOptions(S, C);
+  std::string LinkOptions = passLinkOptions(S, C);
+  keyThinLTOCache(S, C, LinkOptions);
 
   bool PrintOnly = C.getArgs().hasArg(options::OPT__HASH_HASH_HASH);
   if (!PrintOnly)

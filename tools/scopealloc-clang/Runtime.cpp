@@ -345,9 +345,9 @@ std::vector<std::string> linkFlags(const Settings &S, Compilation &Probe) {
   return Flags;
 }
 
-void passLinkOptions(const Settings &S, Compilation &C) {
+std::string passLinkOptions(const Settings &S, Compilation &C) {
   if (!C.getDriver().isUsingLTO())
-    return;
+    return "";
   // -mllvm -scope-alloc-<key>=<value> of the link line (and of
   // SCOPEALLOC_FLAGS), in pass-parameter form; the last of a key wins.
   std::vector<std::pair<const SettingInfo *, std::string>> Params;
@@ -382,6 +382,7 @@ void passLinkOptions(const Settings &S, Compilation &C) {
   for (Command &Job : C.getJobs())
     if (Job.getCreator().isLinkJob())
       Job.setEnvironment(Env);
+  return Text;
 }
 
 } // namespace scopealloc

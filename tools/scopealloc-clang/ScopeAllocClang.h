@@ -12,6 +12,7 @@
 //   CompilerCaches.cpp  ccache and sccache: the key they hash, their limits
 //   Launcher.cpp   SCOPEALLOC_LAUNCHER (icecc, distcc): one clang command
 //   ThinBackend.cpp  a distributed ThinLTO backend compile, with the pass
+//   LTOCache.cpp   lld's ThinLTO cache, one directory per configuration
 //   LinkErrors.cpp a failed link's undefined __scopealloc_* symbols, explained
 //
 //===----------------------------------------------------------------------===//
@@ -140,7 +141,8 @@ std::vector<std::string> linkFlags(const Settings &S,
 /// parameters in SCOPEALLOC_LINK_OPTIONS: the plugin in lld places with them
 /// the bitcode no ScopeAlloc compile step prepared (rustc's
 /// -Clinker-plugin-lto objects), which carries no options of its own.
-void passLinkOptions(const Settings &S, clang::driver::Compilation &C);
+/// Returns that text.
+std::string passLinkOptions(const Settings &S, clang::driver::Compilation &C);
 
 /// What a compile depends on besides its sources (Configuration.cpp): one
 /// definition for the caches' key, the depfile, the link check and the
@@ -155,6 +157,12 @@ Configuration configuration(const Settings &S, clang::driver::Compilation &C);
 /// The configuration the environment alone gives (SCOPEALLOC_FLAGS*,
 /// default config files, the install): --scopealloc-cache-key.
 Configuration environmentConfiguration(const Settings &S);
+
+/// An LTO link with lld's ThinLTO cache (--thinlto-cache-dir=<dir>) gets
+/// <dir>/scopealloc-<key>: lld's key misses the plugin and the policy files'
+/// contents (LTOCache.cpp). \p LinkOptions: what passLinkOptions gave.
+void keyThinLTOCache(const Settings &S, clang::driver::Compilation &C,
+                     llvm::StringRef LinkOptions);
 
 /// scopealloc-bound --check for one link job (LinkCheck.cpp): against the
 /// policy the flags name, else only when the image defines a pool (its

@@ -72,7 +72,6 @@ static bool isPreprocessed(types::ID T) {
   case types::TY_PP_ObjC_Alias:
   case types::TY_PP_ObjCXX:
   case types::TY_PP_ObjCXX_Alias:
-  case types::TY_PP_CL:
   case types::TY_PP_CUDA:
   case types::TY_PP_HIP:
     return true;

@@ -45,15 +45,6 @@ using namespace llvm;
 
 namespace scopealloc {
 
-// The program that started this one (a cache runs the compiler itself).
-static std::string parentProgram() {
-  SmallString<256> Exe;
-  std::string Link = "/proc/" + std::to_string(getppid()) + "/exe";
-  if (sys::fs::real_path(Link, Exe))
-    return "";
-  return Exe.str().str();
-}
-
 CompilerCache runningCache() {
   // ccache sets UNCACHED_ERR_FD for the compilers it runs; sccache's
   // server runs them itself.

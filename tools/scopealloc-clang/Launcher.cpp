@@ -41,6 +41,19 @@ static std::string absolute(StringRef Path) {
   return Abs.str().str();
 }
 
+void refuseLauncherInFront() {
+  std::string Parent = sys::path::filename(parentProgram()).str();
+  std::string Launcher =
+      StringRef(Parent).starts_with("icecc") ? "icecc" : "distcc";
+  if (Parent == "icecc" || Parent == "iceccd" || Parent == "distcc" ||
+      Parent == "distccd")
+    fail("runs under " + Parent +
+         ", which compiles on another machine with a clang that has none of "
+         "the wrapper's configuration (the plugin, SCOPEALLOC_FLAGS*, policy "
+         "files): put the wrapper in front, SCOPEALLOC_LAUNCHER=" +
+         Launcher + " scopealloc-clang ... (docs/build-systems.md)");
+}
+
 std::vector<std::string> launcherCommand(const Settings &S, const JobOptions &O,
                                          Compilation &C) {
   const char *Launcher = std::getenv("SCOPEALLOC_LAUNCHER");

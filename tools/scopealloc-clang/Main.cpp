@@ -61,6 +61,7 @@ int main(int Argc, const char **Argv) {
     return run(Command);
   }
 
+  refuseLauncherInFront();
   if (S.Print == Settings::PrintCacheKey) {
     // ccache's compiler_check: what the environment adds to every compile.
     outs() << "scopealloc-config " << environmentConfiguration(S).Key << "\n";

@@ -65,6 +65,9 @@ struct Settings {
 void readSettings(Settings &S, int Argc, const char **Argv,
                   llvm::StringRef DefaultCompiler);
 
+/// The program that started this one ("" when unknown).
+std::string parentProgram();
+
 /// Whether an argument names a ScopeAlloc setting (for -mllvm) or a policy.
 bool isPluginOption(llvm::StringRef Arg);
 
@@ -196,6 +199,10 @@ std::string cacheMarker(const Settings &S, const JobOptions &O,
 /// preprocessed input, depend mode): an error unless ccache's
 /// configuration hashes what the compile depends on.
 void checkCacheKey(const Settings &S, clang::driver::Compilation &C);
+
+/// An error when a distributed compiler runs the wrapper (icecc or distcc in
+/// front): it would compile on another machine without the configuration.
+void refuseLauncherInFront();
 
 /// SCOPEALLOC_LAUNCHER (Launcher.cpp): the command that runs a compile-only
 /// command line through it, as one clang command with the plugin's flags;

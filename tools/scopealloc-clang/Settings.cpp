@@ -23,6 +23,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
+#include <unistd.h>
 
 // After clang/Driver/Driver.h: only then does LLVMCompat.h add the driver's
 // expandResponseFiles for LLVM 15 and 16 (a block of its own, so that
@@ -37,6 +38,14 @@ void fail(const Twine &Message) {
   errs() << "scopealloc-clang: " << Message << "\n";
   errs().flush();
   std::exit(1);
+}
+
+std::string parentProgram() {
+  SmallString<256> Exe;
+  std::string Link = "/proc/" + std::to_string(getppid()) + "/exe";
+  if (sys::fs::real_path(Link, Exe))
+    return "";
+  return Exe.str().str();
 }
 
 bool isPluginOption(StringRef Arg) { return Arg.starts_with("-scope-alloc-"); }

@@ -141,7 +141,14 @@ JobOptions jobOptions(const Settings &S, Compilation &C) {
   // Remarks and reports name variables by their IR names; under LTO the
   // link makes them, from the names the bitcode keeps.
   O.KeepNames = LTO || (!S.ReportDir.empty() && !S.CMakeProbe);
-  for (StringRef Arg : S.Argv)
+  // The arguments as the Driver expanded them (config files too).
+  std::vector<std::string> Words;
+  for (const opt::Arg *A : C.getArgs()) {
+    opt::ArgStringList Rendered;
+    A->render(C.getArgs(), Rendered);
+    Words.insert(Words.end(), Rendered.begin(), Rendered.end());
+  }
+  for (StringRef Arg : Words)
     if (Arg.starts_with("-Rpass=") || Arg.starts_with("-Rpass-missed=") ||
         Arg.starts_with("-Rpass-analysis=") ||
         Arg.starts_with("-fsave-optimization-record") ||

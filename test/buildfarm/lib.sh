@@ -24,11 +24,14 @@ bf_die() {
 bf_note() { printf '%s\n' "$*" >> "$BF_LOGS/harness.log"; }
 
 bf_usage() {
+  local clang=
+  [ "$BF_NAME" = icecc ] && clang=" [--clang C]"
   cat >&2 << EOF
-usage: $BF_NAME.sh [--prefix P] [--work W]${1:+ $1}
+usage: $BF_NAME.sh [--prefix P] [--work W]$clang
   --prefix P  ScopeAlloc install prefix (default $BF_ROOT/build/install)
   --work W    work directory: sources, trees, logs (default /tmp/scopealloc-buildfarm-$BF_NAME)
 EOF
+  [ -n "$clang" ] && echo "  --clang C   the real clang (SCOPEALLOC_COMPILER; default the wrapper's)" >&2
   exit 2
 }
 

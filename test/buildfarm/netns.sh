@@ -41,6 +41,17 @@ bf_net_init() {
   trap bf_net_teardown EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM
+  # A backstop for when the EXIT trap cannot run (SIGKILL): a watcher in a
+  # session of its own waits for this shell to end, then kills what is left
+  # in the namespaces named after it and deletes them.
+  setsid bash -c '
+    while kill -0 "$1" 2> /dev/null; do sleep 0.5; done
+    for ns in $(ip netns list | awk "{print \$1}" | grep "^$2-"); do
+      for p in $(ip netns pids "$ns"); do kill -KILL "$p"; done
+    done
+    sleep 0.2
+    for ns in $(ip netns list | awk "{print \$1}" | grep "^$2-"); do ip netns del "$ns"; done
+  ' bf-net-watcher "$$" "$BF_NET_ID" < /dev/null > /dev/null 2>&1 &
   if ! err=$(ip netns add "$BF_NET_BRIDGE_NS" 2>&1); then
     BF_NET_BRIDGE_NS=
     bf_net_log "skip: cannot create a network namespace: $err"

@@ -62,7 +62,7 @@ std::vector<std::string> launcherCommand(const Settings &S, const JobOptions &O,
   // Compile-only: every job a compile to an object, nothing else written.
   bool Any = false;
   for (const Command &Job : C.getJobs()) {
-    if (!runsLLVM(Job) || is_contained(Job.getArguments(), StringRef("-S")) ||
+    if (!runsLLVM(Job) ||
         !is_contained(Job.getArguments(), StringRef("-emit-obj")))
       return {};
     Any = true;
@@ -97,9 +97,7 @@ std::vector<std::string> launcherCommand(const Settings &S, const JobOptions &O,
   for (size_t I = 1; I < S.Argv.size(); ++I) {
     StringRef Arg = S.Argv[I];
     // Files by absolute paths: the compile runs in another directory.
-    if (Arg.consume_front("-scope-alloc-policy="))
-      Command.push_back("-scope-alloc-policy=" + absolute(Arg));
-    else if (Arg.consume_front("--config="))
+    if (Arg.consume_front("--config="))
       Command.push_back("--config=" + absolute(Arg));
     else if (Arg == "--config" && I + 1 < S.Argv.size())
       Command.insert(Command.end(), {"--config", absolute(S.Argv[++I])});
@@ -109,8 +107,8 @@ std::vector<std::string> launcherCommand(const Settings &S, const JobOptions &O,
   Command.insert(Command.end(),
                  {"-fpass-plugin=" + S.Plugin, "-fplugin=" + S.Plugin,
                   "-fstack-size-section", "-mllvm", "-scope-alloc-facts"});
-  // A policy a config file names relative to this directory: the last
-  // one wins, by its absolute path.
+  // The policy (of the command line or a config file, the last one wins)
+  // by its absolute path, after any relative spelling.
   std::vector<std::string> Policies = optionValues(Config.Options, "policy");
   if (!Policies.empty())
     Command.insert(Command.end(), {"-mllvm", "-scope-alloc-policy=" +

@@ -143,6 +143,7 @@ public:
         addLibraryCallbacks(I);
     // Entries may add nodes (main without facts): they need their own use.
     findEntries();
+    addTerminationCallees();
     for (unsigned I = 0; I < G.Nodes.size(); ++I)
       addOwnUse(I);
     std::set<std::string> Pools;
@@ -223,6 +224,9 @@ private:
     for (Node &N : G.Nodes)
       if (N.Facts && (N.Facts->Flags & facts::FlagAddressTaken))
         N.AddressTaken = true;
+    for (Node &N : G.Nodes)
+      if (N.Facts && (N.Facts->Flags & facts::FlagAddressEscapes))
+        N.AddressEscapes = true;
     for (const FunctionFacts &R : Img.Records)
       if (R.Address)
         for (const FunctionFacts::SymbolUse &Ref : R.Refs)
@@ -373,20 +377,89 @@ private:
     }
   }
 
-  void addEntry(unsigned I, std::string Kind, bool Exception = false) {
-    for (const EntryPoint &E : G.Entries)
-      if (E.Node == I)
+  /// Adds entry \p I, or makes an entry of a less concurrent kind this
+  /// one: what may run most at once decides what may share its frames.
+  void addEntry(unsigned I, std::string Kind, Concurrency Runs,
+                bool Exception = false) {
+    for (EntryPoint &E : G.Entries)
+      if (E.Node == I) {
+        if (Runs > E.Runs) {
+          E.Kind = std::move(Kind);
+          E.Runs = Runs;
+        }
+        E.Exception |= Exception;
         return;
-    G.Entries.push_back({I, std::move(Kind), Exception});
+      }
+    G.Entries.push_back({I, std::move(Kind), Exception, Runs});
+  }
+
+  /// The node of function \p Name: defined in the image, else called by
+  /// name and defined elsewhere; none when nothing calls it.
+  std::optional<unsigned> nodeNamed(StringRef Name) const {
+    if (auto It = Img.GlobalFunctions.find(Name);
+        It != Img.GlobalFunctions.end())
+      if (auto N = ByAddress.find(Img.normalize(It->second));
+          N != ByAddress.end())
+        return N->second;
+    if (auto It = Elsewhere.find(Name); It != Elsewhere.end())
+      return It->second;
+    return std::nullopt;
+  }
+
+  /// What a library call runs on top of its caller before it returns, or
+  /// instead of returning: fork() its fork handlers; exit() and
+  /// quick_exit() the exit handlers, the static destructors and the
+  /// calling thread's thread exit handlers; pthread_exit() and thrd_exit()
+  /// the thread exit handlers (and, in the last thread, what exit() runs).
+  /// Each stays an entry of its own too (run after main returns, or after
+  /// a thread's start routine returns).
+  void addTerminationCallees() {
+    std::vector<unsigned> Exit, ThreadExit, Fork;
+    auto Add = [](std::vector<unsigned> &To, unsigned N) {
+      if (!is_contained(To, N))
+        To.push_back(N);
+    };
+    for (const FunctionFacts &R : Img.Records) {
+      if (!R.Address)
+        continue;
+      for (const FunctionFacts::SymbolUse &Ref : R.Refs) {
+        if (Ref.Flags & facts::RefExitHandler)
+          Add(Exit, *resolve(Ref));
+        if (Ref.Flags & facts::RefThreadExitHandler)
+          Add(ThreadExit, *resolve(Ref));
+        if (Ref.Flags & facts::RefForkHandler)
+          Add(Fork, *resolve(Ref));
+      }
+    }
+    for (const auto &[Table, Addr] : Img.Startup)
+      if (Table == ".fini_array" || Table == ".dtors")
+        Add(Exit, nodeAt(Addr));
+    auto Runs = [&](StringRef Library,
+                    std::initializer_list<const std::vector<unsigned> *> Sets) {
+      std::optional<unsigned> L = nodeNamed(Library);
+      if (!L)
+        return;
+      for (const std::vector<unsigned> *Set : Sets)
+        for (unsigned N : *Set)
+          if (N != *L && !is_contained(G.Nodes[*L].Callees, N))
+            G.Nodes[*L].Callees.push_back(N);
+    };
+    for (StringRef Name : {"exit", "quick_exit"})
+      Runs(Name, {&Exit, &ThreadExit});
+    for (StringRef Name : {"pthread_exit", "thrd_exit"})
+      Runs(Name, {&ThreadExit, &Exit});
+    Runs("fork", {&Fork});
   }
 
   void findEntries() {
+    using C = Concurrency;
     if (auto It = Img.GlobalFunctions.find("main");
         It != Img.GlobalFunctions.end())
-      addEntry(nodeAt(It->second), "main");
+      addEntry(nodeAt(It->second), "main", C::Once);
+    // Of unknown concurrency: one per thread, on a hosted target.
     for (unsigned I = 0; I < G.Nodes.size(); ++I)
       if (G.Nodes[I].Facts && (G.Nodes[I].Facts->Flags & facts::FlagEntry))
-        addEntry(I, "marked entry");
+        addEntry(I, "marked entry", C::PerThread);
     for (const std::string &Name : S.Entries) {
       auto It = Img.GlobalFunctions.find(Name);
       std::optional<unsigned> Found;
@@ -398,7 +471,8 @@ private:
             Found = I;
       if (Found)
         addEntry(*Found,
-                 S.PolicyEntries.count(Name) ? "policy entry" : "option");
+                 S.PolicyEntries.count(Name) ? "policy entry" : "option",
+                 C::PerThread);
       else
         G.Warnings.push_back("entry '" + Name +
                              "' is not a function of the image");
@@ -408,21 +482,26 @@ private:
     for (const auto &[Index, Addr] : Img.Vectors)
       if (!(Img.isARM() && Index == 0))
         addEntry(nodeAt(Addr), "interrupt vector " + std::to_string(Index),
-                 !(Img.isARM() && Index == 1));
-    for (const auto &[Addr, Names] : Img.FunctionNames)
-      for (const std::string &Name : Names)
-        if (StringRef(Name).ends_with("_Handler") ||
-            StringRef(Name).ends_with("_IRQHandler")) {
-          addEntry(nodeAt(Addr), "interrupt handler (by name)",
-                   Name != "Reset_Handler");
-          break;
-        }
+                 C::Once, !(Img.isARM() && Index == 1));
+    // A name is a guess, made on bare metal only: under an operating system
+    // a *_Handler is whatever the program makes it (a policy's 'entries'
+    // names an entry there).
+    if (!Img.Hosted)
+      for (const auto &[Addr, Names] : Img.FunctionNames)
+        for (const std::string &Name : Names)
+          if (StringRef(Name).ends_with("_Handler") ||
+              StringRef(Name).ends_with("_IRQHandler")) {
+            addEntry(nodeAt(Addr), "interrupt handler (by name)", C::Once,
+                     Name != "Reset_Handler");
+            break;
+          }
     // Constructors run before main, destructors after it (or at dlopen and
     // dlclose), each on a stack of its own depth.
     for (const auto &[Table, Addr] : Img.Startup) {
       bool Destructor = Table == ".fini_array" || Table == ".dtors";
       addEntry(nodeAt(Addr),
-               (Destructor ? "destructor (" : "constructor (") + Table + ")");
+               (Destructor ? "destructor (" : "constructor (") + Table + ")",
+               C::Once);
     }
     bool UnknownStarts = false;
     for (const FunctionFacts &R : Img.Records) {
@@ -431,20 +510,28 @@ private:
       UnknownStarts |= R.Flags & facts::FlagUnknownThreadStart;
       for (const FunctionFacts::SymbolUse &Ref : R.Refs) {
         if (Ref.Flags & facts::RefThreadStart)
-          addEntry(*resolve(Ref), "thread start");
+          addEntry(*resolve(Ref), "thread start", C::PerThread);
         // Handlers run on whatever stack they interrupt (or, at exit,
         // below exit()): each is bounded as an entry point of its own.
         if (Ref.Flags & facts::RefSignalHandler)
-          addEntry(*resolve(Ref), "signal handler");
+          addEntry(*resolve(Ref), "signal handler", C::Unknown);
         if (Ref.Flags & facts::RefExitHandler)
-          addEntry(*resolve(Ref), "exit handler");
+          addEntry(*resolve(Ref), "exit handler", C::Once);
+        if (Ref.Flags & facts::RefForkHandler)
+          addEntry(*resolve(Ref), "fork handler", C::PerThread);
+        if (Ref.Flags & facts::RefThreadExitHandler)
+          addEntry(*resolve(Ref), "thread exit handler", C::PerThread);
       }
     }
     // pthread_create's and thrd_create's routine types.
     if (UnknownStarts)
       for (const char *Type : {"ptr (ptr)", "i32 (ptr)"})
         for (unsigned I : ByType.lookup(Type))
-          addEntry(I, "thread start (by type)");
+          addEntry(I, "thread start (by type)", C::PerThread);
+    // Code the graph does not see may run such an entry at any time.
+    for (EntryPoint &E : G.Entries)
+      if (G.Nodes[E.Node].AddressEscapes)
+        E.Runs = C::Unknown;
   }
 
   const Image &Img;

@@ -11,9 +11,13 @@
 // functions (flagged in a record, referenced by one, or stored in the
 // image's data) through one shared node per type (Node::TargetSet). What makes
 // a node's own use unbounded is a Cause. Entry points: main, thread start
-// routines, interrupt handlers (vector table,
-// *_Handler names), constructors and destructors (.init_array, ...),
-// functions marked in the source, a policy's 'entries', and --entry.
+// routines, interrupt handlers (vector table, and *_Handler names on bare
+// metal), constructors and destructors (.init_array, ...), exit, fork and
+// thread exit handlers, signal handlers, functions marked in the source, a
+// policy's 'entries', and --entry. The handlers that a library call runs
+// before it returns are also its callees: qsort's comparator, fork's
+// handlers, and everything exit() and pthread_exit() run (exit handlers,
+// static destructors, thread exit handlers) on top of their callers.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCOPEALLOC_CALLGRAPH_H
@@ -68,6 +72,9 @@ struct Node {
   std::optional<uint64_t> Assumed; ///< no facts: the assumed total stack
   std::string AssumedFrom;
   bool AddressTaken = false;
+  /// Its address is handed to code the graph does not see (FactsFormat.h
+  /// FlagAddressEscapes): that code may run it at any time, on any thread.
+  bool AddressEscapes = false;
   /// Not a function: the address-taken functions of one type, which every
   /// indirect call of that type reaches. Callers have one edge to it and it
   /// has one to each of them, so that C call sites and T targets make
@@ -84,10 +91,23 @@ struct Node {
   std::string where() const; ///< "file:line" from its facts, or ""
 };
 
+/// How many runs of an entry point may be live at once.
+enum class Concurrency {
+  Once,      ///< one at a time: main, a constructor, an exit handler, an
+             ///< interrupt handler (which does not preempt itself)
+  PerThread, ///< one per thread: a thread start routine, a thread exit or
+             ///< fork handler, an entry marked in the source or named
+  Unknown,   ///< any number, nested too: a signal handler, a function
+             ///< whose address is handed to code the graph does not see
+};
+
 struct EntryPoint {
   unsigned Node;
   std::string Kind;       ///< "main", "thread start", "interrupt vector 3", ...
   bool Exception = false; ///< entered by a hardware exception
+  /// Of the most concurrent kind the program shows for it (a function that
+  /// is two kinds of entry is the more concurrent one).
+  Concurrency Runs = Concurrency::Once;
 };
 
 struct CallGraph {

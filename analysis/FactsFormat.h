@@ -55,6 +55,10 @@ enum Flag : uint64_t {
   FlagExternal = 4,           ///< not of local linkage
   FlagUnknownThreadStart = 8, ///< starts a thread at a routine not known here
   FlagFactsOnly = 16,         ///< compiled with -scope-alloc-facts-only
+  /// Its address is handed to code the module does not show: passed to a
+  /// call other than as a LibraryCallbacks registration, stored, returned.
+  /// (A global's initializer is a table the image's data shows.)
+  FlagAddressEscapes = 32,
 };
 
 /// TagDynamic place.
@@ -82,6 +86,9 @@ enum RefFlag : uint64_t {
   RefCallback = 2,      ///< run by the library call before it returns (qsort)
   RefSignalHandler = 4, ///< installed as a signal handler (signal)
   RefExitHandler = 8,   ///< run at exit (atexit)
+  RefForkHandler = 16,  ///< run around fork() by the forking thread
+  /// run by each exiting thread (thread_local destructors, key destructors)
+  RefThreadExitHandler = 32,
 };
 
 /// Library functions that run a function passed to them: the argument and
@@ -121,6 +128,13 @@ inline constexpr LibraryCallback LibraryCallbacks[] = {
     {"at_quick_exit", 0, RefExitHandler},
     {"on_exit", 0, RefExitHandler},
     {"__cxa_atexit", 0, RefExitHandler},
+    {"pthread_atfork", 0, RefForkHandler},
+    {"pthread_atfork", 1, RefForkHandler},
+    {"pthread_atfork", 2, RefForkHandler},
+    {"__cxa_thread_atexit", 0, RefThreadExitHandler},
+    {"__cxa_thread_atexit_impl", 0, RefThreadExitHandler},
+    {"pthread_key_create", 1, RefThreadExitHandler},
+    {"tss_create", 1, RefThreadExitHandler},
 };
 
 /// Whether library function \p Name runs a function passed to it before it

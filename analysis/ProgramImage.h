@@ -74,6 +74,10 @@ struct Image {
   /// frames' memory, static data rather than pool use.
   struct StaticRegion {
     uint64_t Bytes;
+  /// Runs under an operating system (a dynamic executable, or one linked
+  /// with a C library's startup files): interrupt handlers are not guessed
+  /// by their names.
+  bool Hosted = false;
     bool PerThread;
   };
   std::map<std::string, StaticRegion> StaticRegions;

@@ -158,6 +158,54 @@ static bool isAddressTaken(const Function &F) {
   return false;
 }
 
+/// Whether use \p U registers its function with a library that runs it
+/// (LibraryCallbacks: pthread_create's routine, an atexit handler, ...).
+static bool isRegistration(const Use &U) {
+  const auto *CB = dyn_cast<CallBase>(U.getUser());
+  const auto *Callee =
+      CB ? dyn_cast<Function>(CB->getCalledOperand()->stripPointerCasts())
+         : nullptr;
+  if (!Callee || CB->isCallee(&U))
+    return false;
+  for (const facts::LibraryCallback &LC : facts::LibraryCallbacks)
+    if (Callee->getName() == LC.Name && U.getOperandNo() == LC.Argument)
+      return true;
+  return false;
+}
+
+/// Whether \p V's address reaches code the module does not show
+/// (FlagAddressEscapes): an entry point whose address does may run at any
+/// time, on any thread.
+static bool addressEscapes(const Value &V) {
+  for (const Use &U : V.uses()) {
+    const User *Usr = U.getUser();
+    if (const auto *CB = dyn_cast<CallBase>(Usr)) {
+      if (CB->isCallee(&U) || isRegistration(U))
+        continue;
+      return true;
+    }
+    if (const auto *GA = dyn_cast<GlobalAlias>(Usr)) {
+      if (addressEscapes(*GA))
+        return true;
+      continue;
+    }
+    if (isa<BlockAddress>(Usr) || isa<GlobalValue>(Usr))
+      continue;
+    if (const auto *C = dyn_cast<Constant>(Usr)) {
+      if (!onlyMetadataUses(*C) && addressEscapes(*C))
+        return true;
+      continue;
+    }
+    if (const auto *SI = dyn_cast<StoreInst>(Usr);
+        SI && SI->getPointerOperand() == U.get())
+      continue;
+    // Stored, returned, compared, cast to an integer...
+    if (!isa<ICmpInst>(Usr))
+      return true;
+  }
+  return false;
+}
+
 /// The functions a constant operand names, through constant expressions
 /// and aggregates (not through global variables' initializers: the tool
 /// finds those addresses in the image's data).
@@ -244,6 +292,8 @@ FunctionFacts collectFacts(Function &F) {
   Facts.Name = symbolName(F);
   if (isAddressTaken(F))
     Facts.Flags |= facts::FlagAddressTaken;
+  if (addressEscapes(F))
+    Facts.Flags |= facts::FlagAddressEscapes;
   if (F.hasFnAttribute(facts::EntryAttr))
     Facts.Flags |= facts::FlagEntry;
   if (!F.hasLocalLinkage())

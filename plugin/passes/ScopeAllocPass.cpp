@@ -12,6 +12,7 @@
 #include "placement/StaticFramePlan.h"
 #include "policy/StackPolicy.h"
 #include "support/Diagnostics.h"
+#include "support/ValueNames.h"
 #include "transform/AllocaDemotion.h"
 #include "transform/ResumePoints.h"
 #include "transform/RuntimeABI.h"
@@ -196,7 +197,7 @@ planFunction(Function &F, FunctionAnalysisManager &FAM,
       Report->addUnhandledFunction(*Policy);
     FAM.getResult<OptimizationRemarkEmitterAnalysis>(F).emit([&] {
       return OptimizationRemarkMissed(DEBUG_TYPE, "TargetNotHandled", &F)
-             << "'" << ore::NV("Function", &F)
+             << "'" << ore::NV("Function", readableName(F.getName()))
              << "' left alone: " << ore::NV("Reason", Policy->Source);
     });
     return nullptr;

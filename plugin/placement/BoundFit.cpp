@@ -12,6 +12,7 @@
 #include "policy/StackPolicy.h"
 #include "scopealloc/abi_constants.h"
 #include "support/Diagnostics.h"
+#include "support/ValueNames.h"
 #include "transform/RuntimeABI.h"
 
 #include "LLVMCompat.h" // llvm/TargetParser/Triple.h
@@ -137,7 +138,7 @@ private:
         unsigned N = Work.back();
         Work.pop_back();
         if (Program.isOutside(N))
-          E.Outside.push_back(G.Nodes[N].Name);
+          E.Outside.push_back(readableName(G.Nodes[N].Name));
         for (unsigned C : reverse(G.Nodes[N].Callees))
           if (!Seen[C]) {
             Seen[C] = true;
@@ -147,7 +148,7 @@ private:
       for (const bound::ChainStep &St : E.Chain) {
         bool Exception = St.Node == bound::ChainStep::ExceptionFrame;
         E.ChainNames.push_back(Exception ? std::string("(exception frame)")
-                                         : G.Nodes[St.Node].Name);
+                                         : readableName(G.Nodes[St.Node].Name));
         E.ChainFunctions.push_back(
             Exception ? nullptr : Program.functionAt(G.Nodes[St.Node].Address));
       }
@@ -191,8 +192,9 @@ private:
       return;
     std::string BoundText =
         std::to_string(Bound->Bytes) + " bytes (" + Bound->From + ")";
-    std::string EntryText =
-        "entry '" + Program.record(Entry).Name + "' (" + Kind.str() + ")";
+    std::string EntryText = "entry '" +
+                            readableName(Program.record(Entry).Name) + "' (" +
+                            Kind.str() + ")";
     unsigned Moved = 0;
     for (;;) {
       Estimate E = estimate(Entry);

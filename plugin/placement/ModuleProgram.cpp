@@ -133,6 +133,7 @@ const FunctionFacts &ModuleProgram::record(const Function &F) const {
 void ModuleProgram::buildImage() {
   Img.Machine = Triple(M.getTargetTriple()).getArchName().str();
   Img.AddressSize = M.getDataLayout().getPointerSize();
+  Img.Hosted = Triple(M.getTargetTriple()).getOS() != Triple::UnknownOS;
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;

@@ -6,6 +6,7 @@
 #include "placement/TableDispatch.h"
 #include "policy/StackPolicy.h"
 #include "scopealloc/abi_constants.h"
+#include "support/ValueNames.h"
 
 #include "LLVMCompat.h" // llvm/TargetParser/Triple.h
 #include "llvm/ADT/STLExtras.h"
@@ -39,7 +40,7 @@ struct Candidate {
   Align Alignment;
   std::optional<CallSiteLiveness> Live; ///< once asked for
   unsigned FirstBuffer = 0;             ///< its buffers' numbers in its region
-  std::string Why; ///< why not, once known
+  std::string Why;                      ///< why not, once known
   unsigned Entry = ~0u;
   uint64_t Offset = 0;
 };
@@ -91,7 +92,8 @@ public:
     // time): each is an entry of unknown concurrency, numbered after the
     // real ones.
     for (unsigned N = 0; N < G.Nodes.size(); ++N)
-      if (G.Nodes[N].AddressTaken && !G.Nodes[N].TargetSet && !isEntry(N) &&
+      if (G.Nodes[N].AddressTaken && !G.Nodes[N].TargetSet &&
+          (!isEntry(N) || G.Nodes[N].AddressEscapes) &&
           !onlyOwnIndirectCalls(N)) {
         Unseen.push_back(N);
         Mark(G.Entries.size() + Unseen.size() - 1, reach(N));
@@ -99,10 +101,14 @@ public:
     for (Candidate &C : Candidates) {
       if (!C.Why.empty())
         continue;
-      if (!isEntry(C.Node) && G.Nodes[C.Node].AddressTaken &&
-          !onlyOwnIndirectCalls(C.Node)) {
-        C.Why = "its address is taken: code the call graph does not see may "
-                "call it";
+      if (G.Nodes[C.Node].AddressTaken && !onlyOwnIndirectCalls(C.Node) &&
+          (!isEntry(C.Node) || G.Nodes[C.Node].AddressEscapes)) {
+        C.Why = isEntry(C.Node)
+                    ? "it is an entry point whose address is also handed to "
+                      "code the call graph does not see, which may run it at "
+                      "any time"
+                    : "its address is taken: code the call graph does not "
+                      "see may call it";
         continue;
       }
       unsigned E = FirstEntry[C.Node];
@@ -120,9 +126,12 @@ public:
                 " both reach it, and may run at the same time";
         continue;
       }
-      if (StringRef(G.Entries[E].Kind).starts_with("signal handler")) {
+      if (G.Entries[E].Runs == bound::Concurrency::Unknown) {
         C.Why = "its entry " + entryText(E) +
-                " is a signal handler, which may interrupt itself";
+                (G.Nodes[G.Entries[E].Node].AddressEscapes
+                     ? " is also handed to code the call graph does not "
+                       "see, which may run it at any time"
+                     : " may interrupt itself");
         continue;
       }
       if (unsigned O = OpenEntry[C.Node]; O != ~0u) {
@@ -166,8 +175,8 @@ private:
         ORE.emit([&] {
           return OptimizationRemarkMissed(DEBUG_TYPE, "StaticFrameNotPlanned",
                                           F)
-                 << "'" << ore::NV("Function", F) << "': its frame in pool '"
-                 << NamedPool
+                 << "'" << ore::NV("Function", readableName(F->getName()))
+                 << "': its frame in pool '" << NamedPool
                  << "' stays on the run-time arena (plan static): the "
                     "application places that pool's memory";
         });
@@ -241,11 +250,11 @@ private:
 
   std::string entryText(unsigned E) const {
     if (E >= G.Entries.size())
-      return "'" + G.Nodes[Unseen[E - G.Entries.size()]].Name +
+      return "'" + readableName(G.Nodes[Unseen[E - G.Entries.size()]].Name) +
              "', whose address is taken (code the call graph does not see "
              "may call it),";
-    return "'" + G.Nodes[G.Entries[E].Node].Name + "' (" + G.Entries[E].Kind +
-           ")";
+    return "'" + readableName(G.Nodes[G.Entries[E].Node].Name) + "' (" +
+           G.Entries[E].Kind + ")";
   }
 
   /// What entry node \p From reaches, and whether it is closed.
@@ -260,7 +269,7 @@ private:
       R.Nodes.push_back(N);
       if (R.Open.empty()) {
         if (Program.isOutside(N) && !isClosedRuntime(G.Nodes[N].Name))
-          R.Open = "'" + G.Nodes[N].Name +
+          R.Open = "'" + readableName(G.Nodes[N].Name) +
                    "', code outside the program that may call back";
         for (const bound::Cause &C : G.Nodes[N].Causes)
           if (R.Open.empty() && (C.Kind == bound::Cause::IndirectCall ||
@@ -375,11 +384,8 @@ private:
         ThreadsRegion = ~0u;
     }
     // Per thread where one routine may run on several threads at once.
-    StringRef Kind = G.Entries[R].Kind;
-    bool PerThread =
-        Hosted &&
-        (R == ThreadsRegion || Kind.starts_with("thread start") ||
-         Kind == "marked entry" || Kind == "policy entry" || Kind == "option");
+    bool PerThread = Hosted && (R == ThreadsRegion ||
+                                G.Entries[R].Runs != bound::Concurrency::Once);
     std::string Name = R == ThreadsRegion ? std::string("threads")
                                           : G.Nodes[G.Entries[R].Node].Name;
     auto *Type = ArrayType::get(Type::getInt8Ty(M.getContext()), Size);
@@ -471,18 +477,18 @@ private:
       if (C.Entry != ~0u) {
         ORE.emit([&] {
           return OptimizationRemark(DEBUG_TYPE, "StaticFrame", C.F)
-                 << "'" << ore::NV("Function", C.F) << "': frame of "
-                 << ore::NV("Bytes", C.Size) << " bytes at offset "
-                 << ore::NV("Offset", C.Offset) << " of " << regionText(C.Entry)
-                 << " (plan static: no run-time bump)";
+                 << "'" << ore::NV("Function", readableName(C.F->getName()))
+                 << "': frame of " << ore::NV("Bytes", C.Size)
+                 << " bytes at offset " << ore::NV("Offset", C.Offset) << " of "
+                 << regionText(C.Entry) << " (plan static: no run-time bump)";
         });
         continue;
       }
       ORE.emit([&] {
         return OptimizationRemarkMissed(DEBUG_TYPE, "StaticFrameNotPlanned",
                                         C.F)
-               << "'" << ore::NV("Function", C.F) << "': frame of "
-               << ore::NV("Bytes", C.Size)
+               << "'" << ore::NV("Function", readableName(C.F->getName()))
+               << "': frame of " << ore::NV("Bytes", C.Size)
                << " bytes stays on the run-time arena (plan static): "
                << ore::NV("Reason", C.Why);
       });

@@ -1,6 +1,7 @@
 //===- ValueNames.cpp - What messages call a value ------------------------===//
 #include "support/ValueNames.h"
 
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/Metadata.h"
 
@@ -18,5 +19,7 @@ StringRef irName(const Value &V) {
           return S->getString();
   return "";
 }
+
+std::string readableName(StringRef Symbol) { return demangle(Symbol); }
 
 } // namespace scopealloc

@@ -11,6 +11,10 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
 namespace llvm {
 class Value;
 } // namespace llvm
@@ -22,6 +26,10 @@ inline constexpr const char *NameMetadata = "scope-alloc.name";
 
 /// \p V's IR name, else the one its compile step recorded, else "".
 llvm::StringRef irName(const llvm::Value &V);
+
+/// A function's name as people read it (and scopealloc-bound prints it):
+/// C++ names demangled.
+std::string readableName(llvm::StringRef Symbol);
 
 } // namespace scopealloc
 

@@ -104,6 +104,9 @@ public:
         return E;
     }
     if (!Img.Relocatable) {
+      // A program interpreter, or glibc's startup files in a static link.
+      Img.Hosted |=
+          Name == ".interp" || Name == ".dynamic" || Name == ".note.ABI-tag";
       if (Error E = readAddressesInData())
         return E;
       if (Error E = readPools())

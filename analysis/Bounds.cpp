@@ -659,5 +659,23 @@ Bounds computeBounds(const CallGraph &G, const Settings &S) {
   return Solver(G, S).run();
 }
 
+PoolUsers poolUsers(const CallGraph &G, const Bounds &B,
+                    const std::string &Pool) {
+  PoolUsers U;
+  for (const EntryBound &E : B.Entries) {
+    if (none_of(E.Pools, [&](const ResourceBound &R) {
+          return R.Name == Pool && (R.Bytes || !R.Bounded);
+        }))
+      continue;
+    StringRef Kind = E.Entry.Kind;
+    if (Kind.starts_with("thread start"))
+      U.ThreadStarts.push_back(&E);
+    else if (Kind == "main" || Kind.starts_with("constructor") ||
+             Kind.starts_with("destructor") || Kind == "exit handler")
+      U.MainThread.push_back(&E);
+  }
+  return U;
+}
+
 } // namespace bound
 } // namespace scopealloc

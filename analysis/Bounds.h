@@ -57,6 +57,21 @@ struct Bounds {
 
 Bounds computeBounds(const CallGraph &G, const Settings &S);
 
+/// The entry points whose worst case uses \p Pool, by the threads they
+/// run on: thread start routines (each run is a thread of its own, holding
+/// a partition of a shared pool of its own) and the main thread's (main,
+/// constructors, destructors, exit handlers: one partition between them).
+/// Other entries (handlers, marked entries) run on a thread counted here
+/// or on one the graph does not see.
+struct PoolUsers {
+  std::vector<const EntryBound *> ThreadStarts;
+  std::vector<const EntryBound *> MainThread;
+  /// The fewest threads that hold a partition of the pool over a run.
+  size_t threads() const { return ThreadStarts.size() + !MainThread.empty(); }
+};
+PoolUsers poolUsers(const CallGraph &G, const Bounds &B,
+                    const std::string &Pool);
+
 } // namespace bound
 } // namespace scopealloc
 

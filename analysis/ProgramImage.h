@@ -34,6 +34,24 @@ struct PoolCapacity {
   uint64_t Bytes = 0;
   std::string From;   ///< the symbol it was read from
   bool Buffer = true; ///< From is the buffer, else the pool's struct
+  /// A shared pool (SCOPEALLOC_DEFINE_POOL_SHARED...): the partition size
+  /// its struct asks for (scopealloc_pool.unrounded); 0 for a plain pool.
+  uint64_t PartitionAsked = 0;
+  /// The image's runtime cuts a shared pool into partitions, one per
+  /// thread (a hosted image); the single-threaded runtime serves it whole.
+  bool Partitioned = false;
+
+  /// Bytes per partition: the size asked for, rounded up to
+  /// SCOPEALLOC_POOL_ALIGN as the runtime does.
+  static constexpr uint64_t PartitionAlign = 64; ///< SCOPEALLOC_POOL_ALIGN
+  uint64_t partitionBytes() const {
+    return (PartitionAsked + PartitionAlign - 1) / PartitionAlign *
+           PartitionAlign;
+  }
+  /// How many partitions the runtime makes (0: not partitioned).
+  uint64_t partitions() const {
+    return Partitioned && PartitionAsked ? Bytes / partitionBytes() : 0;
+  }
 };
 
 struct Image {
@@ -56,6 +74,10 @@ struct Image {
   /// Linked against shared libraries (has .dynamic): an undefined weak
   /// function may still be defined at run time.
   bool Dynamic = false;
+  /// Runs under an operating system (a dynamic executable, or one linked
+  /// with a C library's startup files): interrupt handlers are not guessed
+  /// by their names.
+  bool Hosted = false;
   /// Calls through the PLT are bound at their first call (no -z now): the
   /// dynamic linker's resolver then runs on the caller's stack, uncounted.
   bool LazyBinding = false;
@@ -74,10 +96,6 @@ struct Image {
   /// frames' memory, static data rather than pool use.
   struct StaticRegion {
     uint64_t Bytes;
-  /// Runs under an operating system (a dynamic executable, or one linked
-  /// with a C library's startup files): interrupt handlers are not guessed
-  /// by their names.
-  bool Hosted = false;
     bool PerThread;
   };
   std::map<std::string, StaticRegion> StaticRegions;

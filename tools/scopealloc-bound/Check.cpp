@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -161,6 +162,58 @@ private:
               << "; critical chain:\n";
       printChainRows(OS, G, *R, /*Stack=*/false);
     }
+    if (auto It = Img.Pools.find(Pool);
+        It != Img.Pools.end() && It->second.partitions())
+      checkPartitions(Pool, It->second, *E, *R);
+  }
+
+  /// A shared pool the runtime cuts into partitions, one per thread: each
+  /// entry's worst case has to fit one partition, not the pool; and the
+  /// threads whose entries use it, if they all hold it at once, need a
+  /// partition each (a warning: whether they overlap is not known).
+  void checkPartitions(const std::string &Pool, const PoolCapacity &C,
+                       const EntryBound &E, const ResourceBound &R) {
+    uint64_t Part = C.partitionBytes(), Count = C.partitions();
+    auto Round = [](uint64_t Bytes) {
+      return alignTo(Bytes, PoolCapacity::PartitionAlign);
+    };
+    auto Macro = [&](uint64_t N, uint64_t P) {
+      return "SCOPEALLOC_DEFINE_POOL_SHARED(" + Pool + ", " +
+             std::to_string(N) + " * " + std::to_string(P) + ", " +
+             std::to_string(P) + ")";
+    };
+    std::string Cut = C.From + "'s " + std::to_string(C.Bytes) +
+                      " bytes cut into " + std::to_string(Count) +
+                      " partitions, one per thread";
+    // A partition starts SCOPEALLOC_POOL_ALIGN-aligned, like a buffer of
+    // the pool macros.
+    uint64_t Need = R.Bounded ? R.Bytes - basePadding(R, Pool) : 0;
+    if (R.Bounded && Need > Part) {
+      error() << "pool " << Pool << " is shared: a thread gets a partition of "
+              << Part << " bytes (" << Cut
+              << "), smaller than its worst case of " << R.Bytes
+              << " bytes, from entry " << entryName(E)
+              << "; give each thread a partition of at least " << Need
+              << " bytes (" << Macro(Count, Round(Need))
+              << ") or use less of the pool per thread; critical chain:\n";
+      printChainRows(OS, G, R, /*Stack=*/false);
+    }
+    PoolUsers U = poolUsers(G, B, Pool);
+    if (U.threads() <= Count)
+      return;
+    std::string Who;
+    if (!U.MainThread.empty())
+      Who = "the main thread";
+    for (const EntryBound *T : U.ThreadStarts)
+      Who += (Who.empty() ? "" : ", ") + entryName(*T);
+    WithColor::warning(OS, "scopealloc-bound")
+        << Img.Path << ": pool " << Pool << " is shared: " << Cut
+        << ", fewer than the " << U.threads()
+        << " threads whose entries use it (" << Who
+        << "); if they hold it at once, the thread that finds no partition "
+           "free fails; give it at least "
+        << U.threads() << " partitions ("
+        << Macro(U.threads(), std::max(Part, Round(Need))) << ")\n";
   }
 
   raw_ostream &OS;

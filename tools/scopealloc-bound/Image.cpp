@@ -17,6 +17,10 @@
 #include <tuple>
 #include <type_traits>
 
+static_assert(scopealloc::bound::PoolCapacity::PartitionAlign ==
+                  SCOPEALLOC_POOL_ALIGN,
+              "partitions are rounded as the runtime rounds them");
+
 using namespace llvm;
 using namespace llvm::object;
 
@@ -100,13 +104,13 @@ public:
         E = readDynamic(I);
       else if (isStartupTable(Name) && !Img.Relocatable)
         E = readStartup(I);
+      // A program interpreter, or glibc's startup files in a static link.
+      Img.Hosted |=
+          Name == ".interp" || Name == ".dynamic" || Name == ".note.ABI-tag";
       if (E)
         return E;
     }
     if (!Img.Relocatable) {
-      // A program interpreter, or glibc's startup files in a static link.
-      Img.Hosted |=
-          Name == ".interp" || Name == ".dynamic" || Name == ".note.ABI-tag";
       if (Error E = readAddressesInData())
         return E;
       if (Error E = readPools())
@@ -336,7 +340,10 @@ private:
   /// given by address (SCOPEALLOC_DEFINE_POOL_OVER), by the initial limit and
   /// base of
   /// __scopealloc_pool_<name> (zero in a position-independent image, where
-  /// relocations fill them in: then unknown).
+  /// relocations fill them in: then unknown). A shared pool's struct also
+  /// holds its partition size (scopealloc_pool.unrounded, a plain integer
+  /// that no relocation touches), which a hosted image's runtime cuts the
+  /// pool by; the single-threaded runtime serves a shared pool whole.
   Error readPools() {
     static constexpr StringRef BufferPrefix = SCOPEALLOC_POOL_BUFFER_PREFIX;
     static constexpr StringRef PoolPrefix = SCOPEALLOC_POOL_SYMBOL_PREFIX;
@@ -348,6 +355,7 @@ private:
       return TOr.takeError();
     const SymbolTable &T = **TOr;
     std::map<std::string, PoolCapacity> Structs;
+    std::map<std::string, uint64_t> Partitions;
     for (unsigned K = 1; K < T.Syms.size(); ++K) {
       const Elf_Sym &Sym = T.Syms[K];
       if (Sym.getType() != ELF::STT_OBJECT && Sym.getType() != ELF::STT_TLS)
@@ -390,22 +398,40 @@ private:
         return Data.takeError();
       uint64_t Off = Sym.st_value - Sec.sh_addr;
       unsigned W = Img.AddressSize;
+      // scopealloc_pool's fields (abi.h): 8 pointers first, `unrounded`
+      // the last of them.
       constexpr unsigned LimitField = SCOPEALLOC_POOL_FIELD_LIMIT,
-                         BaseField = SCOPEALLOC_POOL_FIELD_BASE;
-      static_assert(LimitField < BaseField, "read up to base");
-      if (Off > Data->size() || Data->size() - Off < (BaseField + 1) * W)
+                         BaseField = SCOPEALLOC_POOL_FIELD_BASE,
+                         PartitionField = 7;
+      static_assert(LimitField < BaseField && BaseField < PartitionField &&
+                        PartitionField < SCOPEALLOC_POOL_FIELD_ALLOCS,
+                    "read up to the partition size");
+      if (Off > Data->size() || Data->size() - Off < (PartitionField + 1) * W)
         continue;
       DataExtractor DE(*Data, LE, W);
       uint64_t At = Off + LimitField * W;
       uint64_t Limit = DE.getAddress(&At);
       At = Off + BaseField * W;
       uint64_t Base = DE.getAddress(&At);
+      At = Off + PartitionField * W;
+      uint64_t Partition = DE.getAddress(&At);
+      std::string Pool = Name->drop_front(PoolPrefix.size()).str();
+      if (Partition)
+        Partitions[Pool] = Partition;
       if (Base && Limit > Base)
-        Structs[Name->drop_front(PoolPrefix.size()).str()] = {
-            Limit - Base, Name->str(), /*Buffer=*/false};
+        Structs[Pool] = {Limit - Base, Name->str(), /*Buffer=*/false};
     }
     for (auto &[Pool, Capacity] : Structs)
       Img.Pools.try_emplace(Pool, Capacity);
+    // Hosted: linked against shared libraries or with the C library's
+    // start-up (as the runtime's assumed stack is chosen).
+    bool Hosted = Img.Dynamic || Img.AllFunctions.count("__libc_start_main");
+    for (auto &[Pool, Partition] : Partitions)
+      if (auto It = Img.Pools.find(Pool);
+          It != Img.Pools.end() && Partition <= It->second.Bytes) {
+        It->second.PartitionAsked = Partition;
+        It->second.Partitioned = Hosted;
+      }
     return Error::success();
   }
 

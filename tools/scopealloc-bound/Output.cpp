@@ -73,9 +73,28 @@ void printText(raw_ostream &OS, const Image &Img, const CallGraph &G,
   if (S.ExceptionFrame)
     OS << "  interrupt handlers add " << S.ExceptionFrame
        << " bytes (the exception frame)\n";
-  for (const auto &[Pool, C] : Img.Pools)
+  for (const auto &[Pool, C] : Img.Pools) {
     OS << "  pool " << Pool << ": " << C.Bytes << " bytes in the image ("
-       << C.From << ")\n";
+       << C.From << ")";
+    if (C.partitions()) {
+      PoolUsers U = poolUsers(G, B, Pool);
+      OS << "\n    shared: " << C.partitions() << " partitions of "
+         << C.partitionBytes()
+         << " bytes, one per thread; each entry's worst case must fit one";
+      std::string Who = U.MainThread.empty() ? "" : "the main thread";
+      for (const EntryBound *T : U.ThreadStarts)
+        Who += (Who.empty() ? "" : ", ") +
+               readable(G.Nodes[T->Entry.Node].Name) + " (" + T->Entry.Kind +
+               ")";
+      if (!Who.empty())
+        OS << "\n    threads using it: " << U.threads() << " or more (" << Who
+           << ")";
+    } else if (C.PartitionAsked) {
+      OS << ", shared (partitions of " << C.partitionBytes()
+         << " bytes), served whole by the single-threaded runtime";
+    }
+    OS << '\n';
+  }
   for (const auto &[Name, R] : Img.StaticRegions)
     OS << "  static region " << Name << ": " << R.Bytes
        << " bytes of planned frames (plan: static"
@@ -177,9 +196,23 @@ void printJSON(raw_ostream &OS, const Image &Img, const CallGraph &G,
   for (const std::string &P : Img.Problems)
     Warnings.push_back(P);
   json::Object Capacities;
-  for (const auto &[Pool, C] : Img.Pools)
-    Capacities[Pool] =
-        json::Object{{"bytes", int64_t(C.Bytes)}, {"symbol", C.From}};
+  for (const auto &[Pool, C] : Img.Pools) {
+    json::Object O{{"bytes", int64_t(C.Bytes)}, {"symbol", C.From}};
+    if (C.PartitionAsked) {
+      // A shared pool: partitions of partition_bytes, `partitions` of them
+      // (0: the single-threaded runtime serves the pool whole), and the
+      // threads known to use it: thread start routines and the main thread.
+      PoolUsers U = poolUsers(G, B, Pool);
+      json::Array Starts;
+      for (const EntryBound *T : U.ThreadStarts)
+        Starts.push_back(G.Nodes[T->Entry.Node].Name);
+      O["partition_bytes"] = int64_t(C.partitionBytes());
+      O["partitions"] = int64_t(C.partitions());
+      O["thread_starts"] = std::move(Starts);
+      O["main_thread"] = !U.MainThread.empty();
+    }
+    Capacities[Pool] = std::move(O);
+  }
   json::Object Regions;
   for (const auto &[Name, R] : Img.StaticRegions)
     Regions[Name] =

@@ -545,10 +545,375 @@ class Func:
         return self.lines
 
 
-class Gen:
+# -- entry points: threads, exit/fork/thread-exit handlers, library callbacks --
+HANDLER_NAMES = ["Worker_Handler", "Task_Handler", "Foo_Handler", "Comm_Handler",
+                 "USART1_IRQHandler", "TIM2_IRQHandler", "EXTI0_IRQHandler",
+                 "DMA1_Stream0_IRQHandler"]
+PH_RUN, PH_KEY, PH_TDTOR, PH_FORK = 0, 1, 2, 3
+ENTRY_FRACTION = 0.35   # of the seeds get an entries section
+
+
+class Entries:
+    """The entries section: a self-contained part of the program with its own
+    random stream (the rest of the program is the same as without it) that
+    runs several threads over functions with local buffers. Each buffer is
+    filled with data of its thread (or object), then, after the calls below
+    it and a rendezvous of all the threads in the same context (bounded: it
+    never blocks a correct program), checked: a frame that several threads
+    share shows up as mismatches ("bad") and a different checksum. The
+    contexts: the thread start routines (some named like interrupt handlers,
+    `*_Handler`, `*_IRQHandler`), a pthread_key_create destructor and a
+    __cxa_thread_atexit_impl destructor (each exiting thread runs them, the
+    same functions are also registered with __cxa_atexit for a global
+    object), a function registered with pthread_atfork (run by several
+    forking threads at once) and with atexit (and sometimes as a
+    destructor), a pthread_once routine also registered with atexit, qsort
+    and bsearch comparators with buffers; forking threads check their
+    child's exit status. main joins every thread, then prints one line per
+    thread in order; the exit handlers print at exit (one thread left)."""
+
     def __init__(self, seed):
+        self.r = random.Random("entries-%d" % seed)
+        self.nw = 0
+        self.protos = []
+        self.defs = []
+        self.ncmp = 0
+
+    @staticmethod
+    def wanted(seed):
+        return random.Random("entries?%d" % seed).random() < ENTRY_FRACTION
+
+    # -- pieces ---------------------------------------------------------------
+    def comparator(self):
+        r = self.r
+        name = "e_cmp%d" % self.ncmp
+        self.ncmp += 1
+        m = r.choice([2, 4, 8, 32])
+        self.defs.append([
+            "static int %s(const void *pa, const void *pb) {" % name,
+            "  uint32_t t[%d];  /* x at even indices, y at odd ones */" % m,
+            "  e_pair(t, %du, *(const uint32_t *)pa, *(const uint32_t *)pb);" % m,
+            "  uint32_t x = t[%d], y = t[%d];" % (m - 2, m - 1),
+            "  return (x > y) - (x < y);",
+            "}"])
+        self.protos.append("static int %s(const void *, const void *);" % name)
+        return name
+
+    def worker(self, depth, cmp=None, bsearch=False):
+        """A function with local buffers filled from the thread's id, calling
+        further workers, then checking its buffers."""
+        r = self.r
+        name = "e_w%d" % self.nw
+        self.nw += 1
+        callees = []
+        if depth > 0:
+            for _ in range(r.choice([0, 1, 1, 2])):
+                callees.append(self.worker(depth - 1, cmp if r.random() < 0.5 else None))
+        n = r.choice([8, 16, 24, 64, 100, 256, 300])
+        align = r.choice([0, 0, 0, 16, 64, 256])
+        k = r.getrandbits(32)
+        attr = "__attribute__((noinline)) " if r.random() < 0.5 else ""
+        L = [attr + "static uint32_t %s(uint32_t id, uint32_t x) {" % name]
+        L.append("  %suint32_t a[%d];" % ("_Alignas(%d) " % align if align else "", n))
+        L.append("  e_fill(a, %du, id * 0x9e3779b1u ^ %du);" % (n, k))
+        L.append("  uint32_t h = x ^ %du;" % r.getrandbits(32))
+        m = None
+        if r.random() < 0.4:
+            m = r.choice([7, 32, 129, 512])
+            L.append("  uint8_t b[%d];" % m)
+            L.append("  memset(b, (int)(id & 0xffu), sizeof b);")
+            L.append("  e_touch(b, sizeof b);")
+        for c in callees:
+            if r.random() < 0.3:
+                L.append("  for (uint32_t k = 0; k < 2u; k++) h = mix(h, %s(id, h + k));" % c)
+            else:
+                L.append("  h = mix(h, %s(id, h));" % c)
+        if cmp and r.random() < 0.7:
+            s = r.choice([5, 16, 33, 64])
+            L.append("  uint32_t srt[%d];" % s)
+            L.append("  e_fill(srt, %du, id + %du);" % (s, r.getrandbits(16)))
+            L.append("  qsort(srt, %du, sizeof(uint32_t), %s);" % (s, cmp))
+            L.append("  h = mix(h, e_sorted(srt, %du));" % s)
+            if bsearch:
+                L.append("  uint32_t key = srt[(h & 0xffffu) %% %du];" % s)
+                L.append("  const uint32_t *f = (const uint32_t *)bsearch(&key, srt, %du, sizeof(uint32_t), %s);"
+                         % (s, cmp))
+                L.append("  h = mix(h, f ? *f : 0xfffffu);")
+        L.append("  e_sync();")
+        L.append("  h = mix(h, e_check(a, %du, id * 0x9e3779b1u ^ %du));" % (n, k))
+        if m:
+            L.append("  h = mix(h, e_bytes(b, sizeof b, (uint8_t)id));")
+        L.append("  return h;")
+        L.append("}")
+        self.protos.append("static uint32_t %s(uint32_t, uint32_t);" % name)
+        self.defs.append(L)
+        return name
+
+    def body(self, obj, chains, tail=()):
+        """The common body of a context: a buffer, the chains of workers,
+        the rendezvous of its phase (obj->phase), the check, the report."""
+        r = self.r
+        n = r.choice([16, 64, 128, 512, 1024])
+        k = r.getrandbits(32)
+        L = ["  uint32_t b0 = tl_bad;",
+             "  uint32_t a[%d];" % n,
+             "  e_fill(a, %du, %s->id * 0x85ebca6bu ^ %du);" % (n, obj, k),
+             "  tl_sync = %s->phase;" % obj,
+             "  uint32_t h = %s->id ^ %du;" % (obj, r.getrandbits(32))]
+        for c in chains:
+            L.append("  h = mix(h, %s(%s->id, h));" % (c, obj))
+        L.extend(tail)
+        L += ["  e_sync();",
+              "  h = mix(h, e_check(a, %du, %s->id * 0x85ebca6bu ^ %du));" % (n, obj, k),
+              "  e_report(%s, h, tl_bad - b0);" % obj]
+        return L
+
+    def chains(self, cmp=None, bsearch=False):
+        return [self.worker(self.r.randrange(0, 3), cmp, bsearch)
+                for _ in range(self.r.randrange(1, 3))]
+
+    # -- the section ------------------------------------------------------------
+    def generate(self):
+        r = self.r
+        nt = r.choice([4, 4, 6, 8])
+        nrout = r.choice([1, 2, 2, 3])
+        routines = []
+        names = r.sample(HANDLER_NAMES, 3)
+        for i in range(nrout):
+            rt = {"name": "e_thread%d" % i, "handler": r.random() < 0.5}
+            if rt["handler"]:
+                rt["name"] = names[i]
+            # calls outside the assumptions (fork, waitpid,
+            # __cxa_thread_atexit_impl, bsearch) leave a routine's graph
+            # open, so its frames keep the bump: rarer in handler-named ones
+            open_ok = not rt["handler"] or r.random() < 0.15
+            rt["key"] = r.random() < 0.45
+            rt["tdtor"] = open_ok and r.random() < 0.45
+            rt["fork"] = open_ok and r.random() < 0.4
+            rt["qsort"] = r.random() < 0.45
+            rt["bsearch"] = open_ok and rt["qsort"] and r.random() < 0.3
+            rt["once"] = r.random() < 0.25
+            routines.append(rt)
+        of = [routines[i % nrout] for i in range(nt)]
+        need = [nt, sum(rt["key"] for rt in of), sum(rt["tdtor"] for rt in of),
+                sum(rt["fork"] for rt in of)]
+        any_key, any_tdtor = need[PH_KEY] > 0, need[PH_TDTOR] > 0
+        any_fork = need[PH_FORK] > 0
+        any_once = any(rt["once"] for rt in routines)
+        # the key destructor and the thread-exit destructor: sometimes one
+        # function registered both ways (and with __cxa_atexit)
+        same_kd = any_key and any_tdtor and r.random() < 0.4
+        k_cxa = any_key and r.random() < 0.8
+        d_cxa = any_tdtor and r.random() < 0.8
+        h_atexit = any_fork and r.random() < 0.75
+        h_dtor_attr = any_fork and r.random() < 0.3
+        h_roles = [True, r.random() < 0.5, r.random() < 0.5]  # prepare, parent, child
+        o_atexit = any_once and r.random() < 0.6
+        # at least one defect-shaped entry (a concurrent context planned as a
+        # one-at-a-time entry): a handler-named thread start, a thread-exit
+        # destructor also registered with __cxa_atexit, a fork handler also
+        # registered with atexit
+        if not (any(rt["handler"] for rt in routines) or (any_key and k_cxa) or
+                (any_tdtor and d_cxa) or (any_fork and (h_atexit or h_dtor_attr))):
+            routines[0]["handler"] = True
+            routines[0]["name"] = names[0]
+
+        feats = []
+        for rt in routines:
+            feats.append("%s%s" % (rt["name"], "".join(
+                "+" + f for f in ("key", "tdtor", "fork", "qsort", "bsearch", "once") if rt[f])))
+        self.summary = "%d threads; routines %s; key dtor%s; thread-atexit dtor%s%s; " \
+            "fork handler%s%s%s; once routine%s" % (
+                nt, ", ".join(feats),
+                " +__cxa_atexit" if k_cxa else "" if any_key else " none",
+                " +__cxa_atexit" if d_cxa else "" if any_tdtor else " none",
+                " (the key destructor)" if same_kd else "",
+                "" if any_fork else " none", " +atexit" if h_atexit else "",
+                " +destructor" if h_dtor_attr else "",
+                (" +atexit" if o_atexit else "") if any_once else " none")
+
+        out = []
+        out.append("/* entries: %s */" % self.summary)
+        out.append("#define E_NT %du" % nt)
+        out.append("struct EObj { uint32_t id; uint32_t phase; uint32_t *out; uint32_t *bad; const char *name; };")
+        out.append("struct ESlot { uint32_t id; uint32_t res[5]; uint32_t bad[5];"
+                   " struct EObj kobj, dobj, hobj; };")
+        out.append("static struct ESlot e_slots[E_NT];")
+        out.append("static _Atomic uint32_t e_arrived[4];")
+        out.append("static const uint32_t e_need[4] = {%s};" % ", ".join("%du" % x for x in need))
+        out.append("static _Thread_local uint32_t tl_sync;  /* a rendezvous to make: phase + 1 */")
+        out.append("static _Thread_local uint32_t tl_bad;   /* mismatches this thread found */")
+        out.append("static _Thread_local struct EObj *tl_hobj;  /* the fork handler's object */")
+        out.append("extern void *__dso_handle __attribute__((visibility(\"hidden\")));")
+        out.append("extern int __cxa_atexit(void (*)(void *), void *, void *);")
+        out.append("extern int __cxa_thread_atexit_impl(void (*)(void *), void *, void *);")
+        out += [
+            "/* Wait (bounded) until every thread of the phase got here: the buffers",
+            "   of all of them are filled before any is checked. */",
+            "static void e_sync(void) {",
+            "  if (!tl_sync) return;",
+            "  uint32_t p = tl_sync - 1u;",
+            "  tl_sync = 0;",
+            "  atomic_fetch_add(&e_arrived[p], 1u);",
+            "  for (uint32_t i = 0; i < 200000u && atomic_load(&e_arrived[p]) < e_need[p]; i++)",
+            "    sched_yield();",
+            "}",
+            "__attribute__((noinline)) static void e_fill(uint32_t *p, uint32_t n, uint32_t seed) {",
+            "  for (uint32_t i = 0; i < n; i++) p[i] = mix(seed, i);",
+            "}",
+            "__attribute__((noinline)) static uint32_t e_check(const uint32_t *p, uint32_t n, uint32_t seed) {",
+            "  uint32_t h = seed, bad = 0;",
+            "  for (uint32_t i = 0; i < n; i++) { bad += p[i] != mix(seed, i); h = mix(h, p[i]); }",
+            "  tl_bad += bad;",
+            "  return mix(h, bad);",
+            "}",
+            "__attribute__((noinline)) static void e_touch(uint8_t *p, uint32_t n) {",
+            "  for (uint32_t i = 0; i < n; i += 7u) p[i] = (uint8_t)(p[i] + 0u);",
+            "}",
+            "__attribute__((noinline)) static uint32_t e_bytes(const uint8_t *p, uint32_t n, uint8_t v) {",
+            "  uint32_t bad = 0;",
+            "  for (uint32_t i = 0; i < n; i++) bad += p[i] != v;",
+            "  tl_bad += bad;",
+            "  return bad;",
+            "}",
+            "__attribute__((noinline)) static void e_pair(uint32_t *t, uint32_t n, uint32_t x, uint32_t y) {",
+            "  for (uint32_t i = 0; i < n; i++) t[i] = (i & 1u) ? y : x;",
+            "}",
+            "__attribute__((noinline)) static uint32_t e_sorted(const uint32_t *p, uint32_t n) {",
+            "  uint32_t h = n, bad = 0;",
+            "  for (uint32_t i = 0; i < n; i++) { h = mix(h, p[i]); if (i && p[i - 1u] > p[i]) bad++; }",
+            "  tl_bad += bad;",
+            "  return mix(h, bad);",
+            "}",
+            "static void e_report(struct EObj *o, uint32_t h, uint32_t bad) {",
+            "  if (o->out) { *o->out = mix(*o->out, h); *o->bad += bad; }",
+            "  else printf(\"at exit %s %u: %08x bad %u\\n\", o->name, o->id, h, bad);",
+            "}",
+        ]
+        pre = []   # after the workers: the contexts
+        kname = "e_key_dtor"
+        dname = kname if same_kd else "e_tls_dtor"
+        if any_key:
+            out.append("static pthread_key_t e_key;")
+            out.append("static struct EObj e_exit_kobj = {901u, 0u, 0, 0, \"%s\"};" % kname)
+            pre.append(["static void %s(void *p) {" % kname,
+                        "  struct EObj *o = p;"] + self.body("o", self.chains()) + ["}"])
+        if any_tdtor:
+            out.append("static struct EObj e_exit_dobj = {902u, 0u, 0, 0, \"%s\"};" % dname)
+            if not same_kd:
+                pre.append(["static void %s(void *p) {" % dname,
+                            "  struct EObj *o = p;"] + self.body("o", self.chains()) + ["}"])
+        if any_fork:
+            out.append("static struct EObj e_exit_hobj = {903u, 0u, 0, 0, \"e_fork_handler\"};")
+            attr = "__attribute__((destructor)) " if h_dtor_attr else ""
+            pre.append([attr + "static void e_fork_handler(void) {",
+                        "  struct EObj *o = tl_hobj ? tl_hobj : &e_exit_hobj;"] +
+                       self.body("o", self.chains()) + ["}"])
+        if any_once:
+            out.append("static pthread_once_t e_once = PTHREAD_ONCE_INIT;")
+            out.append("static uint32_t e_once_res, e_once_bad, e_after;")
+            out.append("static struct EObj e_once_obj = {904u, 0u, &e_once_res, &e_once_bad, \"e_once\"};")
+            out.append("static struct EObj e_exit_oobj = {904u, 0u, 0, 0, \"e_once\"};")
+            pre.append(["static void e_once_routine(void) {",
+                        "  struct EObj *o = e_after ? &e_exit_oobj : &e_once_obj;"] +
+                       self.body("o", self.chains()) + ["}"])
+        cmp = self.comparator() if any(rt["qsort"] for rt in routines) else None
+        for rt in routines:
+            L = []
+            static = "static " if not rt["handler"] or r.random() < 0.5 else ""
+            L.append("%svoid *%s(void *arg) {" % (static, rt["name"]))
+            L.append("  struct ESlot *s = arg;")
+            if rt["key"]:
+                L.append("  pthread_setspecific(e_key, &s->kobj);")
+            if rt["tdtor"]:
+                L.append("  __cxa_thread_atexit_impl(%s, &s->dobj, &__dso_handle);" % dname)
+            if rt["once"]:
+                L.append("  pthread_once(&e_once, e_once_routine);")
+            n = r.choice([16, 100, 256, 1000, 2048])
+            k = r.getrandbits(32)
+            L += ["  uint32_t b0 = tl_bad;",
+                  "  uint32_t a[%d];" % n,
+                  "  e_fill(a, %du, s->id * 0xc2b2ae35u ^ %du);" % (n, k),
+                  "  tl_sync = %du;" % (PH_RUN + 1),
+                  "  uint32_t h = s->id;"]
+            for c in self.chains(cmp if rt["qsort"] else None, rt["bsearch"]):
+                L.append("  h = mix(h, %s(s->id, h));" % c)
+            L += ["  e_sync();",
+                  "  h = mix(h, e_check(a, %du, s->id * 0xc2b2ae35u ^ %du));" % (n, k),
+                  "  s->res[0] = h;",
+                  "  s->bad[0] = tl_bad - b0;"]
+            if rt["fork"]:
+                cw = self.worker(r.randrange(0, 2))
+                L += ["  /* the fork handlers run in this thread, several threads at once */",
+                      "  tl_hobj = &s->hobj;",
+                      "  pid_t pid = fork();",
+                      "  if (pid == 0) _exit((int)(%s(s->id, 7u) & 63u));" % cw,
+                      "  tl_hobj = 0;",
+                      "  if (pid < 0) { s->res[4] = 0xdeadu; return 0; }",
+                      "  int st = 0;",
+                      "  while (waitpid(pid, &st, 0) < 0) {}",
+                      "  uint32_t want = %s(s->id, 7u) & 63u;" % cw,
+                      "  s->res[4] = WIFEXITED(st) ? (uint32_t)WEXITSTATUS(st) ^ want : 0xbadu;"]
+            L += ["  return 0;", "}"]
+            pre.append(L)
+        # prototypes, workers, contexts
+        out += self.protos
+        for d in self.defs:
+            out += d
+        for d in pre:
+            out += d
+        # the driver, called by main
+        L = ["static uint32_t entries_run(void) {",
+             "  for (uint32_t i = 0; i < E_NT; i++) {",
+             "    struct ESlot *s = &e_slots[i];",
+             "    s->id = i + 1u;",
+             "    s->kobj = (struct EObj){i + 1u, %du, &s->res[1], &s->bad[1], \"%s\"};" % (PH_KEY + 1, kname),
+             "    s->dobj = (struct EObj){i + 1u, %du, &s->res[2], &s->bad[2], \"%s\"};" % (PH_TDTOR + 1, dname),
+             "    s->hobj = (struct EObj){i + 1u, %du, &s->res[3], &s->bad[3], \"e_fork_handler\"};" % (PH_FORK + 1),
+             "  }"]
+        if any_key:
+            L.append("  pthread_key_create(&e_key, %s);" % kname)
+            if k_cxa:
+                L.append("  __cxa_atexit(%s, &e_exit_kobj, &__dso_handle);" % kname)
+        if any_tdtor and d_cxa:
+            L.append("  __cxa_atexit(%s, &e_exit_dobj, &__dso_handle);" % dname)
+        if any_fork:
+            if h_atexit:
+                L.append("  atexit(e_fork_handler);")
+            L.append("  pthread_atfork(%s);" % ", ".join(
+                "e_fork_handler" if x else "0" for x in h_roles))
+        if any_once and o_atexit:
+            L.append("  atexit(e_once_routine);")
+        L.append("  pthread_t th[E_NT];")
+        for i in range(nt):
+            L.append("  if (pthread_create(&th[%d], 0, %s, &e_slots[%d])) {"
+                     " printf(\"pthread_create failed\\n\"); fflush(stdout); _exit(7); }"
+                     % (i, of[i]["name"], i))
+        L += ["  for (uint32_t i = 0; i < E_NT; i++) pthread_join(th[i], 0);",
+              "  uint32_t h = 0;",
+              "  for (uint32_t i = 0; i < E_NT; i++) {",
+              "    struct ESlot *s = &e_slots[i];",
+              "    printf(\"thread %u: %08x %08x %08x %08x %08x bad %u %u %u %u\\n\", i, s->res[0], "
+              "s->res[1], s->res[2], s->res[3], s->res[4], s->bad[0], s->bad[1], s->bad[2], s->bad[3]);",
+              "    for (uint32_t j = 0; j < 5u; j++) h = mix(h, s->res[j] ^ s->bad[j]);",
+              "  }"]
+        if any_once:
+            L += ["  printf(\"once %08x bad %u\\n\", e_once_res, e_once_bad);",
+                  "  h = mix(h, e_once_res ^ e_once_bad);",
+                  "  e_after = 1u;"]
+        L += ["  return h;", "}"]
+        out += L
+        out.append("")
+        return out
+
+
+class Gen:
+    def __init__(self, seed, entries="auto"):
         self.r = random.Random(seed)
         self.seed = seed
+        # its own random stream: the rest of the program does not change
+        self.entries = Entries(seed) if entries == "on" or (
+            entries == "auto" and Entries.wanted(seed)) else None
 
     def table_ok(self, idx):
         # table entries all have indices > idx
@@ -560,12 +925,17 @@ class Gen:
         self.table = sorted(r.sample(range(1, nfuncs), min(2, nfuncs - 1)))
         out = []
         out.append("/* generated by utils/gen_program.py --seed %d */" % self.seed)
+        if self.entries:
+            out.append("#define _GNU_SOURCE")
         out.append("#include <alloca.h>")
         out.append("#include <stdarg.h>")
         out.append("#include <stdint.h>")
         out.append("#include <stdio.h>")
         out.append("#include <stdlib.h>")
         out.append("#include <string.h>")
+        if self.entries:
+            for h in ["pthread.h", "sched.h", "stdatomic.h", "sys/wait.h", "unistd.h"]:
+                out.append("#include <%s>" % h)
         out.append("")
         out.append("struct S { uint32_t a; uint32_t b; uint64_t c; uint32_t arr[8]; };")
         out.append("static uint32_t fuel;")
@@ -647,6 +1017,8 @@ class Gen:
         for i in range(nfuncs):
             out.extend(Func(self, i, nfuncs).generate())
             out.append("")
+        if self.entries:
+            out.extend(self.entries.generate())
         depth = r.randrange(3, 8)
         rounds = r.randrange(2, 5)
         fuel = r.choice([50, 300, 1000, 3000])
@@ -664,6 +1036,8 @@ class Gen:
         out.append("    printf(\"round %u: %08x fuel %u\\n\", round, v, fuel);")
         out.append("    total = mix(total, v);")
         out.append("  }")
+        if self.entries:
+            out.append("  total = mix(total, entries_run());")
         out.append("  total = mix(total, s_sum(&s0));")
         out.append("  for (uint32_t i = 0; i < %du; i++) total = mix(total, top[i]);" % ntop)
         out.append("  printf(\"sink %08x\\n\", gsink);")
@@ -678,8 +1052,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("-o", "--output", default="-")
+    ap.add_argument("--entries", choices=["auto", "on", "off"], default="auto",
+                    help="the threads and handlers section: by seed (about %d%% of "
+                    "the seeds), always, never" % int(ENTRY_FRACTION * 100))
+    ap.add_argument("--summary", action="store_true",
+                    help="print what the entries section holds and exit")
     args = ap.parse_args()
-    text = Gen(args.seed).generate()
+    gen = Gen(args.seed, args.entries)
+    text = gen.generate()
+    if args.summary:
+        print("seed %d: %s" % (args.seed, gen.entries.summary if gen.entries else "no entries section"))
+        return
     if args.output == "-":
         sys.stdout.write(text)
     else:

@@ -2,7 +2,7 @@
 # Differential testing of ScopeAlloc with generated C programs.
 #
 #   test/fuzz/differential.sh [--seeds A-B|N[,..]] [--jobs J] [--prefix P]
-#                                [--keep DIR] [--sanitize]
+#                                [--keep DIR] [--sanitize] [--builds B1,B2,..]
 #
 # For every seed, utils/gen_program.py writes a random, well-defined
 # C11 program (local arrays of many sizes and _Alignas alignments, VLAs and
@@ -37,6 +37,10 @@
 #               (default ${TMPDIR:-/tmp}/scopealloc-fuzz-differential)
 #   --sanitize  also build clang -O1 -fsanitize=address,undefined and require
 #               it to run cleanly with the same output (checks the generator)
+#   --builds    only these builds (comma-separated names from the list above,
+#               e.g. sa-plan-0 or ref-O0,sa-O2-0); ref-O2, the reference, is
+#               always built. sa-O0-0's "the pool was used" check applies only
+#               when it is built.
 # Environment: LLVM_BIN (default /usr/lib/llvm-22/bin), FUZZ_RUN_TIMEOUT
 # (seconds per run, default 10).
 set -u
@@ -44,7 +48,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
 if [ "${1:-}" != "--one" ]; then
-  seeds=1-100 jobs=2 sanitize=0
+  seeds=1-100 jobs=2 sanitize=0 only=""
   prefix=${SCOPEALLOC_PREFIX:-$root/build/install}
   keep=${TMPDIR:-/tmp}/scopealloc-fuzz-differential
   while [ $# -gt 0 ]; do
@@ -54,6 +58,7 @@ if [ "${1:-}" != "--one" ]; then
       --prefix) prefix=$2; shift 2 ;;
       --keep) keep=$2; shift 2 ;;
       --sanitize) sanitize=1; shift ;;
+      --builds) only=$2; shift 2 ;;
       -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
       *) echo "differential.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -70,10 +75,20 @@ if [ "${1:-}" != "--one" ]; then
   mkdir -p "$keep" && keep=$(cd "$keep" && pwd)
   work=$(mktemp -d "${TMPDIR:-/tmp}/scopealloc-differential.XXXXXX")
   trap 'rm -rf "$work"' EXIT
+  case ,$only, in
+    ,,) ;;
+    *[!a-zA-Z0-9,-]*) echo "differential.sh: bad --builds '$only'" >&2; exit 2 ;;
+  esac
+  for b in ${only//,/ }; do
+    case $b in
+      ref-O2|ref-O0|sa-O0-0|sa-O2-0|sa-O0|sa-O2|sa-O1-L|sa-plan-0|san) ;;
+      *) echo "differential.sh: unknown build '$b' in --builds (see --help)" >&2; exit 2 ;;
+    esac
+  done
   export FZ_PREFIX=$prefix FZ_KEEP=$keep FZ_WORK=$work LLVM_BIN FZ_SANITIZE=$sanitize \
-         FZ_RUN_TIMEOUT=${FUZZ_RUN_TIMEOUT:-10}
+         FZ_RUN_TIMEOUT=${FUZZ_RUN_TIMEOUT:-10} FZ_BUILDS=$only
   n=$(echo "$seed_list" | wc -w)
-  echo "differential: $n seeds ($seeds), $jobs jobs, wrapper $prefix/bin/scopealloc-clang"
+  echo "differential: $n seeds ($seeds), $jobs jobs, wrapper $prefix/bin/scopealloc-clang${only:+, builds ref-O2,$only}"
   fz_run_seeds differential "$0" "$seed_list" "$seeds" "$jobs" "programs kept in $keep"
   exit $?
 fi
@@ -93,8 +108,12 @@ cflags=(-std=c11 -w)
 msg=""
 failed=0
 
+repro=""   # the first build that failed (its command is in the reproduction)
 fail() { failed=1; msg="$msg
   $*"; }
+failb() { # name message: a failure of that build
+  [ -n "$repro" ] || repro=$1
+  shift; fail "$@"; }
 
 if ! python3 "$root/utils/gen_program.py" --seed "$seed" -o "$src" 2> "$w/gen.err"; then
   printf 'FAIL seed %s: gen_program.py failed\n%s\n' "$seed" "$(head -20 "$w/gen.err")"
@@ -115,6 +134,13 @@ builds=(
 )
 [ "$FZ_SANITIZE" = 1 ] &&
   builds+=("san|$CC -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all")
+if [ -n "${FZ_BUILDS:-}" ]; then
+  all=("${builds[@]}")
+  builds=("${all[0]}")  # ref-O2
+  for b in "${all[@]:1}"; do
+    case ,$FZ_BUILDS, in *",${b%%|*},"*) builds+=("$b") ;; esac
+  done
+fi
 
 cmd_of() { # name -> build command line with the kept program
   local b
@@ -128,7 +154,7 @@ for b in "${builds[@]}"; do
   # shellcheck disable=SC2206
   cc=(${b#*|})
   if ! "${cc[@]}" "${cflags[@]}" "$src" -o "$w/$name" > "$w/$name.cc" 2>&1; then
-    fail "$name: compilation failed: $(cmd_of "$name")
+    failb "$name" "$name: compilation failed: $(cmd_of "$name")
 $(head -n 20 "$w/$name.cc" | sed 's/^/    | /')"
     continue
   fi
@@ -156,7 +182,7 @@ else
       what="$name differs from ref-O2 (exit $rc vs $ref_rc)"
       case $name in ref-O0|san) what="$what: the program depends on the optimisation level (a generator bug)" ;; esac
       [ "$rc" = 124 ] && what="$what: timed out after ${FZ_RUN_TIMEOUT}s"
-      fail "$what
+      failb "$name" "$what
     stdout diff (ref-O2 vs $name):
 $(diff "$w/ref-O2.out" "$w/$name.out" | head -n 12 | sed 's/^/    | /')
     stderr of $name:
@@ -174,8 +200,8 @@ $(grep -v '^scopealloc statistics\|^  pool \|^  (workspace' "$w/$name.err" | hea
         continue
       fi
       read -r cur peak allocs failures <<< "$row"
-      [ "$cur" = 0 ] || fail "$name: workspace current = $cur bytes at exit (peak $peak, $allocs allocs): demoted memory was not released"
-      [ "$failures" = 0 ] || fail "$name: workspace failures = $failures"
+      [ "$cur" = 0 ] || failb "$name" "$name: workspace current = $cur bytes at exit (peak $peak, $allocs allocs): demoted memory was not released"
+      [ "$failures" = 0 ] || failb "$name" "$name: workspace failures = $failures"
       if [ "$name" = sa-O0-0 ] && [ "$allocs" = 0 ]; then
         fail "$name: limit 0 at -O0 but the workspace pool served no allocation (the pass did not run?)"
       fi
@@ -189,7 +215,7 @@ if [ "$failed" = 1 ]; then
   reproduce:
     python3 $root/utils/gen_program.py --seed $seed -o $kept
     $(cmd_of ref-O2) && ./ref-O2; echo \"exit \$?\"
-    $(cmd_of sa-O2-0) && SCOPEALLOC_STATS=1 ./sa-O2-0; echo \"exit \$?\"    # or any build named above"
+    $(cmd_of "${repro:-sa-O2-0}") && SCOPEALLOC_STATS=1 ./${repro:-sa-O2-0}; echo \"exit \$?\"    # or any build named above"
   echo "$seed" > "$FZ_WORK/failed-$seed"
   rm -rf "$w"
   exit 1

@@ -378,18 +378,30 @@ private:
   }
 
   /// Adds entry \p I, or makes an entry of a less concurrent kind this
-  /// one: what may run most at once decides what may share its frames.
+  /// one: what may run most at once decides what may share its frames. An
+  /// entry \p Declared (marked in the source, named by a policy or an
+  /// option) is of unknown concurrency only while the program shows no
+  /// kind of its own.
   void addEntry(unsigned I, std::string Kind, Concurrency Runs,
-                bool Exception = false) {
-    for (EntryPoint &E : G.Entries)
-      if (E.Node == I) {
-        if (Runs > E.Runs) {
-          E.Kind = std::move(Kind);
-          E.Runs = Runs;
-        }
-        E.Exception |= Exception;
+                bool Exception = false, bool Declared = false) {
+    for (unsigned K = 0; K < G.Entries.size(); ++K) {
+      EntryPoint &E = G.Entries[K];
+      if (E.Node != I)
+        continue;
+      bool WasDeclared = DeclaredEntries.count(K);
+      if (Declared && !WasDeclared)
         return;
+      if ((WasDeclared && !Declared) || Runs > E.Runs) {
+        E.Kind = std::move(Kind);
+        E.Runs = Runs;
+        if (!Declared)
+          DeclaredEntries.erase(K);
       }
+      E.Exception |= Exception;
+      return;
+    }
+    if (Declared)
+      DeclaredEntries.insert(G.Entries.size());
     G.Entries.push_back({I, std::move(Kind), Exception, Runs});
   }
 
@@ -459,7 +471,7 @@ private:
     // Of unknown concurrency: one per thread, on a hosted target.
     for (unsigned I = 0; I < G.Nodes.size(); ++I)
       if (G.Nodes[I].Facts && (G.Nodes[I].Facts->Flags & facts::FlagEntry))
-        addEntry(I, "marked entry", C::PerThread);
+        addEntry(I, "marked entry", C::PerThread, false, /*Declared=*/true);
     for (const std::string &Name : S.Entries) {
       auto It = Img.GlobalFunctions.find(Name);
       std::optional<unsigned> Found;
@@ -472,7 +484,7 @@ private:
       if (Found)
         addEntry(*Found,
                  S.PolicyEntries.count(Name) ? "policy entry" : "option",
-                 C::PerThread);
+                 C::PerThread, false, /*Declared=*/true);
       else
         G.Warnings.push_back("entry '" + Name +
                              "' is not a function of the image");
@@ -542,6 +554,7 @@ private:
   StringMap<std::vector<unsigned>> ByType;
   StringMap<unsigned> TargetSets; ///< by type
   std::map<unsigned, unsigned> FirstCaller;
+  std::set<unsigned> DeclaredEntries; ///< indices into G.Entries
 };
 } // namespace
 

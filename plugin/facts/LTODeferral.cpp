@@ -5,6 +5,7 @@
 #include "Scope.h"
 #include "facts/Report.h"
 #include "facts/StackFacts.h"
+#include "policy/BufferHome.h"
 #include "support/Diagnostics.h"
 #include "support/ValueNames.h"
 #include "transform/RuntimeABI.h"
@@ -93,8 +94,7 @@ static void warnAboutLostOptions(const Module &M) {
   }
 }
 
-/// The per-buffer settings of \p P, as recorded on allocas (LTODeferral.h).
-static MDNode *bufferPolicyNode(LLVMContext &C, const StackPolicy &P) {
+MDNode *bufferPolicyNode(LLVMContext &C, const StackPolicy &P) {
   auto Str = [&](StringRef S) { return MDString::get(C, S); };
   return MDNode::get(C, {ConstantAsMetadata::get(ConstantInt::get(
                              Type::getInt64Ty(C), P.MaxStackAlloca)),
@@ -175,9 +175,13 @@ bool deferToLink(Module &M, const ModulePolicy &Policy) {
       if (AI->hasName())
         AI->setMetadata(NameMetadata,
                         MDNode::get(C, MDString::get(C, AI->getName())));
-      // What the function's policy says of each of its buffers holds
-      // wherever the link inlines it.
-      AI->setMetadata(BufferPolicyMetadata, BufferPolicy);
+      // What the policy of the function it was written in says of each
+      // buffer holds wherever the link inlines it (and the compile step's
+      // inliner did: BufferHome.h).
+      std::optional<StackPolicy> Home = homePolicy(Policy, *AI);
+      AI->setMetadata(BufferPolicyMetadata,
+                      Home ? bufferPolicyNode(C, *Home) : BufferPolicy);
+      AI->setMetadata(HomeMetadata, nullptr);
       if (const std::string *Spelling =
               P.scopeOfAddressSpace(AI->getAddressSpace());
           Spelling && !AI->getMetadata(ScopeMetadataName))

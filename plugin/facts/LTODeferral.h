@@ -54,6 +54,8 @@
 
 namespace llvm {
 class AllocaInst;
+class LLVMContext;
+class MDNode;
 class Function;
 class Module;
 class Value;
@@ -66,6 +68,9 @@ inline constexpr const char *DecidedAttr = "scope-alloc-decided";
 inline constexpr const char *ReportPathsMetadata = "scope-alloc.report";
 inline constexpr const char *BufferPolicyMetadata = "scope-alloc.buffer-policy";
 inline constexpr const char *LinkMarkerSymbol = SCOPEALLOC_SYM_LTO_LINK_MARKER;
+
+/// The per-buffer settings of \p P, as recorded on allocas (above).
+llvm::MDNode *bufferPolicyNode(llvm::LLVMContext &C, const StackPolicy &P);
 
 /// Whether clang prepared \p M for an LTO link (-flto, -flto=thin): the
 /// module flags it adds then ("ThinLTO", "EnableSplitLTOUnit",

@@ -10,6 +10,7 @@
 #include "placement/FrameLayout.h"
 #include "placement/Placement.h"
 #include "placement/StaticFramePlan.h"
+#include "policy/BufferHome.h"
 #include "policy/StackPolicy.h"
 #include "support/Diagnostics.h"
 #include "support/ValueNames.h"
@@ -288,6 +289,8 @@ PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
         Report->addFailedFunction(F);
       continue;
     }
+    // Buffers inlined from functions with other settings keep those.
+    Changed |= applyBufferHomes(F, *FunctionPolicy);
     Work.push_back({&F, FunctionPolicy});
     Fit.addPolicy(*FunctionPolicy);
   }

@@ -1,5 +1,6 @@
 //===- ScopeTracking.cpp - Keep !scope on allocas through the optimiser ---===//
 #include "passes/ScopeTracking.h"
+#include "policy/BufferHome.h"
 #include "OptionCategory.h"
 #include "Scope.h"
 #include "facts/LTODeferral.h"
@@ -194,7 +195,8 @@ void ScopeTracker::before(StringRef PassID, Any IR) {
     LLVMContext &C = F.getContext();
     ScopeKind = C.getMDKindID(ScopeMetadataName);
     TrackedKinds = {ScopeKind, C.getMDKindID(NameMetadata),
-                    C.getMDKindID(BufferPolicyMetadata)};
+                    C.getMDKindID(BufferPolicyMetadata),
+                    C.getMDKindID(HomeMetadata)};
   }
   if (!moduleHasScopes(*F.getParent()))
     return;

@@ -4,6 +4,7 @@
 #include "LLVMCompat.h"
 #include "PolicyFile.h"
 #include "Scope.h"
+#include "policy/BufferHome.h"
 #include "policy/StackPolicy.h"
 #include "support/Diagnostics.h"
 #include "transform/WorkspaceAllocators.h"
@@ -281,6 +282,9 @@ PreservedAnalyses SourceScopesPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function &F : M)
     if (!F.isDeclaration())
       Changed |= applyLocalScopes(F);
+  // Before the inliner moves buffers out of the functions whose settings
+  // they keep.
+  Changed |= recordBufferHomes(M);
   if (!Changed)
     return PreservedAnalyses::all();
   PreservedAnalyses PA;

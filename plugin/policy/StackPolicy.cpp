@@ -276,18 +276,53 @@ static void applyOptions(StackPolicy &P, const PolicyOptions &O) {
   apply(P, Fields, O.fieldsSource());
 }
 
-static TextLayer functionAttributeLayer(const Function &F) {
+/// Layer 7 from \p Get, which gives the value of a function attribute.
+static TextLayer
+attributeLayer(AddressSpace Space,
+               function_ref<std::optional<StringRef>(StringRef)> Get) {
   TextLayer L;
-  L.Space = addressSpace(*F.getParent());
+  L.Space = Space;
+  for (const SettingInfo &S : policySettings()) {
+    if (!S.in(layer::FunctionAttribute))
+      continue;
+    if (std::optional<StringRef> Value = Get(S.attribute()))
+      L.set("function attribute \"" + S.attribute() + "\"", S.Id, *Value);
+  }
+  return L;
+}
+
+static TextLayer functionAttributeLayer(const Function &F) {
+  return attributeLayer(addressSpace(*F.getParent()),
+                        [&](StringRef Name) -> std::optional<StringRef> {
+                          Attribute A = F.getFnAttribute(Name);
+                          if (!A.isValid())
+                            return std::nullopt;
+                          return A.isStringAttribute() ? A.getValueAsString()
+                                                       : StringRef();
+                        });
+}
+
+std::vector<std::pair<std::string, std::string>>
+functionPolicyAttributes(const Function &F) {
+  std::vector<std::pair<std::string, std::string>> Out;
   for (const SettingInfo &S : policySettings()) {
     if (!S.in(layer::FunctionAttribute))
       continue;
     Attribute A = F.getFnAttribute(S.attribute());
     if (A.isValid())
-      L.set("function attribute \"" + S.attribute() + "\"", S.Id,
-            A.isStringAttribute() ? A.getValueAsString() : StringRef());
+      Out.push_back({S.attribute(), A.isStringAttribute()
+                                        ? A.getValueAsString().str()
+                                        : std::string()});
   }
-  return L;
+  return Out;
+}
+
+bool hasFunctionSettings(const ModulePolicy &MP, const Function &F) {
+  if (!functionPolicyAttributes(F).empty())
+    return true;
+  return any_of(MP.FunctionLayers, [&](const ModulePolicy::FunctionLayer &L) {
+    return L.Target->functionFields(F.getName()) != nullptr;
+  });
 }
 
 /// The policy file was given for a reason: say when none of it applies.
@@ -435,30 +470,28 @@ bool ModulePolicy::report(const Module &M) const {
   return false;
 }
 
-std::optional<StackPolicy> policyForFunction(const ModulePolicy &MP,
-                                             const Function &F,
-                                             bool ReportErrors) {
+/// Layers 6b and 7 on \p MP for a function named \p Name with attribute
+/// layer \p Attrs; \p Fail reports an error.
+static std::optional<StackPolicy>
+policyWithFunctionLayers(const ModulePolicy &MP, StringRef Name,
+                         TextLayer Attrs, AddressSpace Space,
+                         function_ref<void(const std::string &)> Fail) {
   if (!MP.Error.empty())
     return std::nullopt;
   StackPolicy P = MP.Base;
   if (!P.Enabled)
     return P;
   for (const ModulePolicy::FunctionLayer &L : MP.FunctionLayers)
-    if (const PolicyFields *Fields = L.Target->functionFields(F.getName())) {
+    if (const PolicyFields *Fields = L.Target->functionFields(Name)) {
       std::string Source = "'functions' entry of " + L.Source;
-      if (std::string E =
-              checkFits(*Fields, Source, addressSpace(*F.getParent()));
-          !E.empty()) {
-        if (ReportErrors)
-          reportError(F, nullptr, E);
+      if (std::string E = checkFits(*Fields, Source, Space); !E.empty()) {
+        Fail(E);
         return std::nullopt;
       }
       apply(P, *Fields, Source);
     }
-  TextLayer Attrs = functionAttributeLayer(F);
   if (!Attrs.Error.empty()) {
-    if (ReportErrors)
-      reportError(F, nullptr, Attrs.Error);
+    Fail(Attrs.Error);
     return std::nullopt;
   }
   if (Attrs.Fields.MaxStackAlloca) {
@@ -468,7 +501,7 @@ std::optional<StackPolicy> policyForFunction(const ModulePolicy &MP,
     Attrs.Fields.MaxStackAlloca.reset();
   }
   apply(P, Attrs.Fields, "function attributes");
-  LLVM_DEBUG(dbgs() << "policy of " << F.getName() << ": max-stack-alloca "
+  LLVM_DEBUG(dbgs() << "policy of " << Name << ": max-stack-alloca "
                     << P.MaxStackAlloca << " (" << P.Source
                     << "), frame-budget "
                     << (P.FrameBudget ? std::to_string(*P.FrameBudget) : "none")
@@ -476,6 +509,35 @@ std::optional<StackPolicy> policyForFunction(const ModulePolicy &MP,
                     << spell(P.Dynamic) << " (" << P.DynamicSource
                     << "), pool '" << P.Pool << "' (" << P.PoolSource << ")\n");
   return P;
+}
+
+std::optional<StackPolicy> policyForFunction(const ModulePolicy &MP,
+                                             const Function &F,
+                                             bool ReportErrors) {
+  if (!MP.Error.empty())
+    return std::nullopt;
+  AddressSpace Space = addressSpace(*F.getParent());
+  return policyWithFunctionLayers(MP, F.getName(), functionAttributeLayer(F),
+                                  Space, [&](const std::string &E) {
+                                    if (ReportErrors)
+                                      reportError(F, nullptr, E);
+                                  });
+}
+
+std::optional<StackPolicy>
+policyForFunctionNamed(const ModulePolicy &MP, const Module &M, StringRef Name,
+                       ArrayRef<std::pair<std::string, std::string>> Attributes,
+                       std::string &Error) {
+  AddressSpace Space = addressSpace(M);
+  TextLayer Attrs =
+      attributeLayer(Space, [&](StringRef Attr) -> std::optional<StringRef> {
+        for (const auto &[Key, Value] : Attributes)
+          if (Key == Attr)
+            return StringRef(Value);
+        return std::nullopt;
+      });
+  return policyWithFunctionLayers(MP, Name, std::move(Attrs), Space,
+                                  [&](const std::string &E) { Error = E; });
 }
 
 bool checkModulePolicy(const Module &M) {

@@ -134,6 +134,22 @@ std::optional<StackPolicy> policyForFunction(const ModulePolicy &MP,
                                              const llvm::Function &F,
                                              bool ReportErrors = true);
 
+/// The policy of a function that is no longer there (inlined everywhere),
+/// named \p Name in \p M with the function attributes \p Attributes (name,
+/// value): layers 6b and 7 on \p MP. std::nullopt with \p Error set on a
+/// bad value.
+std::optional<StackPolicy> policyForFunctionNamed(
+    const ModulePolicy &MP, const llvm::Module &M, llvm::StringRef Name,
+    llvm::ArrayRef<std::pair<std::string, std::string>> Attributes,
+    std::string &Error);
+
+/// \p F's layer-7 policy attributes (name, value).
+std::vector<std::pair<std::string, std::string>>
+functionPolicyAttributes(const llvm::Function &F);
+
+/// Whether \p F has settings of its own: layer 6b or 7.
+bool hasFunctionSettings(const ModulePolicy &MP, const llvm::Function &F);
+
 /// Shorthands that read the command line (and no pass parameters).
 bool checkModulePolicy(const llvm::Module &M);
 std::optional<StackPolicy> policyForFunction(const llvm::Function &F,

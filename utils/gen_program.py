@@ -33,7 +33,25 @@ buffers published through a global pointer to the callees, and a main()
 whose buffer is sometimes larger than a MiB. main() prints one
 line per round (with the fuel left) and a final checksum; its exit status
 is derived from it.
-No C++ exceptions, setjmp/longjmp or threads.
+
+About a third of the seeds (chosen by the seed; `--entries on|off` forces it)
+also get an entries section, with its own random stream (the rest of the
+program is the same as without it), that main runs after its rounds: 4 to 8
+pthreads over one to three start routines (about half named like interrupt
+handlers: `Foo_Handler`, `USART1_IRQHandler`), functions with local buffers
+filled with their thread's data and checked after their calls and after a
+bounded rendezvous of every thread of the same context (so a frame that
+threads share shows up as mismatches, every time); a pthread_key_create
+destructor and a __cxa_thread_atexit_impl destructor (sometimes one function)
+that every exiting thread runs, usually also registered with __cxa_atexit for
+a global object; a pthread_atfork handler that several threads run at once
+as they fork (the child works with buffers, then _exit()s with a status the
+parent checks), usually also registered with atexit or as a destructor; a
+pthread_once routine also registered with atexit; qsort and bsearch
+comparators with buffers. main joins the threads and prints one line per
+thread in order (its results and mismatch counts per context); exit handlers
+print at exit. `--summary` says what a seed's section holds.
+No C++ exceptions or setjmp/longjmp.
 """
 import argparse
 import random
@@ -669,14 +687,16 @@ class Entries:
         return L
 
     def chains(self, cmp=None, bsearch=False):
-        return [self.worker(self.r.randrange(0, 3), cmp, bsearch)
-                for _ in range(self.r.randrange(1, 3))]
+        r = self.r
+        return [self.worker(r.choice([0, 1, 1, 2]), cmp, bsearch)
+                for _ in range(1 if r.random() < 0.75 else 2)]
 
     # -- the section ------------------------------------------------------------
     def generate(self):
         r = self.r
         nt = r.choice([4, 4, 6, 8])
-        nrout = r.choice([1, 2, 2, 3])
+        # at least two threads run each routine (else it runs one at a time)
+        nrout = min(r.choice([1, 2, 2, 3]), nt // 2)
         routines = []
         names = r.sample(HANDLER_NAMES, 3)
         for i in range(nrout):
@@ -713,10 +733,21 @@ class Entries:
         # one-at-a-time entry): a handler-named thread start, a thread-exit
         # destructor also registered with __cxa_atexit, a fork handler also
         # registered with atexit
-        if not (any(rt["handler"] for rt in routines) or (any_key and k_cxa) or
+        # (a handler-named one whose graph is closed: no fork, bsearch,
+        # __cxa_thread_atexit_impl)
+        def closed_handler(rt):
+            return rt["handler"] and not (rt["tdtor"] or rt["fork"] or rt["bsearch"])
+        if not (any(closed_handler(rt) for rt in routines) or (any_key and k_cxa) or
                 (any_tdtor and d_cxa) or (any_fork and (h_atexit or h_dtor_attr))):
-            routines[0]["handler"] = True
-            routines[0]["name"] = names[0]
+            routines[0].update(handler=True, name=names[0], tdtor=False, fork=False,
+                               bsearch=False)
+            need = [nt, sum(rt["key"] for rt in of), sum(rt["tdtor"] for rt in of),
+                    sum(rt["fork"] for rt in of)]
+            any_key, any_tdtor = need[PH_KEY] > 0, need[PH_TDTOR] > 0
+            any_fork = need[PH_FORK] > 0
+            same_kd = same_kd and any_key and any_tdtor
+            k_cxa, d_cxa = k_cxa and any_key, d_cxa and any_tdtor
+            h_atexit, h_dtor_attr = h_atexit and any_fork, h_dtor_attr and any_fork
 
         feats = []
         for rt in routines:
@@ -755,7 +786,7 @@ class Entries:
             "  uint32_t p = tl_sync - 1u;",
             "  tl_sync = 0;",
             "  atomic_fetch_add(&e_arrived[p], 1u);",
-            "  for (uint32_t i = 0; i < 200000u && atomic_load(&e_arrived[p]) < e_need[p]; i++)",
+            "  for (uint32_t i = 0; i < 1000000u && atomic_load(&e_arrived[p]) < e_need[p]; i++)",
             "    sched_yield();",
             "}",
             "__attribute__((noinline)) static void e_fill(uint32_t *p, uint32_t n, uint32_t seed) {",

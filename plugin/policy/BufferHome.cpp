@@ -52,6 +52,19 @@ bool recordBufferHomes(Module &M) {
   return Changed;
 }
 
+void inheritHome(AllocaInst &New) {
+  Function &F = *New.getFunction();
+  for (Instruction &I : instructions(F))
+    if (auto *AI = dyn_cast<AllocaInst>(&I); AI && AI != &New)
+      if (MDNode *Home = AI->getMetadata(HomeMetadata);
+          Home && Home->getNumOperands() &&
+          isa<MDString>(Home->getOperand(0)) &&
+          cast<MDString>(Home->getOperand(0))->getString() == F.getName()) {
+        New.setMetadata(HomeMetadata, homeNode(F));
+        return;
+      }
+}
+
 std::optional<StackPolicy> homePolicy(const ModulePolicy &MP,
                                       const AllocaInst &AI) {
   const MDNode *N = AI.getMetadata(HomeMetadata);

@@ -41,6 +41,10 @@ inline constexpr const char *HomeMetadata = "scope-alloc.home";
 /// already have a home keep it.
 bool recordBufferHomes(llvm::Module &M);
 
+/// Marks \p New, an alloca a pass made after the homes were recorded, with
+/// the home of its function's own allocas (when they have one).
+void inheritHome(llvm::AllocaInst &New);
+
 /// The policy of \p AI's home function when that is not the function \p AI
 /// is in, on top of \p MP; std::nullopt otherwise, or after an error
 /// (reported at \p AI).

@@ -20,6 +20,7 @@
 #include "Scope.h"
 #include "placement/FrameBudget.h"
 #include "placement/Placement.h"
+#include "policy/BufferHome.h"
 #include "policy/StackPolicy.h"
 #include "support/Diagnostics.h"
 #include "transform/RuntimeABI.h"
@@ -589,6 +590,8 @@ void Promoter::promote(Candidate &C) {
   // The late scope-alloc pass sees the same scope on the buffer.
   if (MDNode *MD = C.Alloc->getMetadata(ScopeMetadataName))
     AI->setMetadata(ScopeMetadataName, MD);
+  // And keeps its function's settings if the inliner moves it.
+  inheritHome(*AI);
 
   IRBuilder<> B(C.Alloc);
   createLifetimeStart(B, AI, C.Size);

@@ -72,10 +72,51 @@ define void @f(ptr %fp, ptr %dst, ptr %src, ptr %start) {
   EXPECT_EQ(F.Refs[1].Flags, 0u);
   EXPECT_EQ(F.Flags,
             uint64_t(facts::FlagExternal | facts::FlagUnknownThreadStart));
+  // Stored: its address escapes. Passed to pthread_create: registered.
   EXPECT_EQ(collectFacts(*M->getFunction("helper")).Flags,
-            uint64_t(facts::FlagAddressTaken));
+            uint64_t(facts::FlagAddressTaken | facts::FlagAddressEscapes));
   EXPECT_EQ(collectFacts(*M->getFunction("worker")).Flags,
             uint64_t(facts::FlagAddressTaken));
+}
+
+TEST(StackFacts, RegistrationsAndEscapes) {
+  LLVMContext Ctx;
+  std::unique_ptr<Module> M = parseIR(Ctx, std::string(Header) + R"(
+declare i32 @atexit(ptr)
+declare i32 @pthread_atfork(ptr, ptr, ptr)
+declare i32 @__cxa_thread_atexit(ptr, ptr, ptr)
+declare void @elsewhere(ptr)
+@table = internal constant [1 x ptr] [ptr @tabled]
+define internal void @handler() { ret void }
+define internal void @tabled() { ret void }
+define internal void @dtor(ptr %p) { ret void }
+define internal void @both() { ret void }
+define void @f(ptr %obj) {
+  call i32 @atexit(ptr @handler)
+  call i32 @pthread_atfork(ptr null, ptr @handler, ptr null)
+  call i32 @__cxa_thread_atexit(ptr @dtor, ptr %obj, ptr null)
+  call i32 @atexit(ptr @both)
+  call void @elsewhere(ptr @both)
+  ret void
+}
+)");
+  ASSERT_TRUE(M);
+  FunctionFacts F = collectFacts(*M->getFunction("f"));
+  EXPECT_EQ(names(F.Refs),
+            (std::vector<std::string>{"handler", "dtor", "both"}));
+  EXPECT_EQ(F.Refs[0].Flags,
+            uint64_t(facts::RefExitHandler | facts::RefForkHandler));
+  EXPECT_EQ(F.Refs[1].Flags, uint64_t(facts::RefThreadExitHandler));
+  EXPECT_EQ(F.Refs[2].Flags, uint64_t(facts::RefExitHandler));
+  auto Flags = [&](const char *Name) {
+    return collectFacts(*M->getFunction(Name)).Flags;
+  };
+  EXPECT_EQ(Flags("handler"), uint64_t(facts::FlagAddressTaken));
+  EXPECT_EQ(Flags("dtor"), uint64_t(facts::FlagAddressTaken));
+  // A table the image's data shows; an argument of an unknown function.
+  EXPECT_EQ(Flags("tabled"), uint64_t(facts::FlagAddressTaken));
+  EXPECT_EQ(Flags("both"),
+            uint64_t(facts::FlagAddressTaken | facts::FlagAddressEscapes));
 }
 
 TEST(StackFacts, AnnotationsAreNoAddressTaken) {

@@ -20,6 +20,7 @@ StringRef irName(const Value &V) {
   return "";
 }
 
-std::string readableName(StringRef Symbol) { return demangle(Symbol); }
+// (LLVM 16 and older take a std::string.)
+std::string readableName(StringRef Symbol) { return demangle(Symbol.str()); }
 
 } // namespace scopealloc

@@ -110,6 +110,7 @@ public:
       if (E)
         return E;
     }
+    Img.Hosted |= Img.AllFunctions.count("__libc_start_main") != 0;
     if (!Img.Relocatable) {
       if (Error E = readAddressesInData())
         return E;
@@ -423,9 +424,8 @@ private:
     }
     for (auto &[Pool, Capacity] : Structs)
       Img.Pools.try_emplace(Pool, Capacity);
-    // Hosted: linked against shared libraries or with the C library's
-    // start-up (as the runtime's assumed stack is chosen).
-    bool Hosted = Img.Dynamic || Img.AllFunctions.count("__libc_start_main");
+    // Only a hosted runtime cuts a shared pool into partitions.
+    bool Hosted = Img.Hosted;
     for (auto &[Pool, Partition] : Partitions)
       if (auto It = Img.Pools.find(Pool);
           It != Img.Pools.end() && Partition <= It->second.Bytes) {

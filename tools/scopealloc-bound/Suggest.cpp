@@ -219,7 +219,7 @@ private:
       return It->second;
     Node N;
     N.Name = Fn.str();
-    if (Img.Dynamic || Img.AllFunctions.count("__libc_start_main")) {
+    if (Img.Hosted) {
       auto A = S.Assumed.find(Fn);
       if (A == S.Assumed.end()) {
         Unaccounted.insert(Fn.str());

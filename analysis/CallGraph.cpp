@@ -84,6 +84,13 @@ std::string causeText(const CallGraph &G, const Cause &C) {
            "SCOPEALLOC_RECURSION_BOUND)";
   }
   case Cause::IndirectCall:
+    // A call from inline asm whose target the asm does not name (records
+    // list it as an indirect call of type 'inline asm "<instruction>"').
+    if (StringRef(C.Detail).starts_with("inline asm "))
+      return "call from inline asm with no target the graph can name in " +
+             Name(C.Node) + " (" + C.Detail +
+             "; calls that name a function, or take it as an \"i\" operand, "
+             "are followed)";
     return "indirect call with no known target in " + Name(C.Node) + " (type " +
            C.Detail + "; no address-taken function has it)";
   case Cause::DynamicStack:

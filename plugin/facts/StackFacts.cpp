@@ -287,6 +287,166 @@ private:
 };
 } // namespace
 
+//===----------------------------------------------------------------------===//
+// Calls from inline asm
+//===----------------------------------------------------------------------===//
+
+/// The mnemonics that call (push a return address or set a link register)
+/// across the targets that take records, and those that only jump. A call
+/// from inline asm is a call of the program the IR does not show.
+static bool isAsmCallMnemonic(StringRef M) {
+  static constexpr StringLiteral Calls[] = {
+      "call",  "callq", "calll", "callw", // x86, RISC-V
+      "bl",    "blx",   "blr",   "blraa", "blrab", "blraaz", "blrabz",
+      "bl.w",                                    // ARM, Thumb, AArch64
+      "jal",   "jalr",  "tail",                  // RISC-V, MIPS
+      "jalrc", "bal",   "jialc", "jalx",         // MIPS
+      "bctrl", "bla",                            // PowerPC
+      "brasl", "bras",  "basr",  "balr",  "bas", // SystemZ
+      "jirl"};                                   // LoongArch
+  return is_contained(Calls, M);
+}
+/// Jumps that, to a function, are tail calls: that function runs on top of
+/// the asm's caller, whose frame is still there.
+static bool isAsmJumpMnemonic(StringRef M) {
+  static constexpr StringLiteral Jumps[] = {"jmp", "jmpq", "b", "b.w", "j"};
+  return is_contained(Jumps, M);
+}
+/// Calls whose target is a register, never a symbol.
+static bool isAsmRegisterCall(StringRef M) {
+  static constexpr StringLiteral Register[] = {
+      "blr",   "blraa", "blrab", "blraaz", "blrabz", "jalr",
+      "jalrc", "bctrl", "basr",  "balr",   "jirl",   "blx"};
+  return is_contained(Register, M);
+}
+
+/// The IR operand (argument of \p CB) that asm operand number \p N stands
+/// for, or null (an output, a label, out of range).
+static const Value *asmOperand(const CallBase &CB, const InlineAsm &IA,
+                               unsigned N) {
+  unsigned Arg = 0, Number = 0;
+  for (const InlineAsm::ConstraintInfo &C : IA.ParseConstraints()) {
+    if (C.Type == InlineAsm::isClobber || C.Type == InlineAsm::isLabel)
+      continue;
+    bool TakesArg = C.Type == InlineAsm::isInput || C.isIndirect;
+    if (Number == N)
+      return TakesArg && Arg < CB.arg_size() ? CB.getArgOperand(Arg) : nullptr;
+    ++Number;
+    if (TakesArg)
+      ++Arg;
+  }
+  return nullptr;
+}
+
+/// The calls \p IA makes (\p CB runs it): each function of the module that
+/// a call or a jump names, by its symbol or as an operand ("call %P0" with
+/// "i"(f)), is a call of the record, and a reference (the asm has its
+/// address: plan: static keeps its frame on the bump, since the call sites
+/// it places callees by do not include the asm); a symbol the module does not
+/// have is a call by name (the bound finds it in the image, or says it has no
+/// facts). A call whose target the asm does not name (a register, memory)
+/// is an indirect call of type 'inline asm "<instruction>"', which no
+/// function has: the bound of its callers is unbounded, and says so.
+static void addAsmCalls(const CallBase &CB, const InlineAsm &IA,
+                        SymbolList &Calls, SymbolList &Refs,
+                        FunctionFacts &Facts) {
+  StringRef Text = IA.getAsmString();
+  if (Text.starts_with(AsmPrefix))
+    return; // a record
+  const Module &M = *CB.getModule();
+  SmallVector<StringRef, 8> Statements, Labels;
+  SplitString(Text, Statements, "\n;");
+  // Labels the asm defines: calls to them stay inside it (call 1f; 1: pop).
+  for (StringRef S : Statements) {
+    S = S.trim();
+    while (true) {
+      size_t Colon = S.find(':');
+      if (Colon == StringRef::npos || Colon == 0 ||
+          !all_of(S.take_front(Colon), [](char C) {
+            return isAlnum(C) || C == '_' || C == '.' || C == '$';
+          }))
+        break;
+      Labels.push_back(S.take_front(Colon));
+      S = S.drop_front(Colon + 1).trim();
+    }
+  }
+  for (StringRef S : Statements) {
+    S = S.trim();
+    // Drop labels and comments.
+    while (true) {
+      size_t Colon = S.find(':');
+      if (Colon == StringRef::npos || Colon == 0 ||
+          !all_of(S.take_front(Colon), [](char C) {
+            return isAlnum(C) || C == '_' || C == '.' || C == '$';
+          }))
+        break;
+      S = S.drop_front(Colon + 1).trim();
+    }
+    S = S.split('#').first.split("//").first.trim();
+    auto [Mnemonic, Rest] = getToken(S);
+    std::string Lower = Mnemonic.lower();
+    if (Lower == "notrack" || Lower == "bnd" || Lower == "rex64") {
+      std::tie(Mnemonic, Rest) = getToken(Rest);
+      Lower = Mnemonic.lower();
+    }
+    bool Call = isAsmCallMnemonic(Lower);
+    if (!Call && !isAsmJumpMnemonic(Lower))
+      continue;
+    // The target is the last operand (jal ra, f).
+    StringRef Target = Rest.trim();
+    if (size_t Comma = Target.rfind(','); Comma != StringRef::npos)
+      Target = Target.drop_front(Comma + 1).trim();
+    Target = Target.split('@').first.trim(); // f@PLT
+    const Value *Named = nullptr;
+    bool Symbol = false;
+    if (Target.consume_front("${")) {
+      unsigned N;
+      if (!Target.consumeInteger(10, N))
+        Named = asmOperand(CB, IA, N);
+    } else if (Target.consume_front("$")) {
+      unsigned N;
+      if (!Target.consumeInteger(10, N))
+        Named = asmOperand(CB, IA, N);
+    } else if (!Target.empty() && !isAsmRegisterCall(Lower) &&
+               (isAlpha(Target[0]) || Target[0] == '_' || Target[0] == '.') &&
+               all_of(Target, [](char C) {
+                 return isAlnum(C) || C == '_' || C == '.' || C == '$';
+               })) {
+      if (Target.starts_with(".L") || is_contained(Labels, Target))
+        continue; // inside the asm
+      Symbol = true;
+      Named = M.getNamedValue(Target);
+    } else if (!Target.empty() && isDigit(Target[0])) {
+      continue; // a numeric local label (1f, 2b)
+    }
+    if (Named) {
+      Named = Named->stripPointerCasts();
+      if (const auto *GA = dyn_cast<GlobalAlias>(Named);
+          GA && isa_and_nonnull<Function>(GA->getAliaseeObject())) {
+        Calls.add(symbolName(*GA), relocatable(*GA));
+        Refs.add(symbolName(*GA), relocatable(*GA));
+        continue;
+      }
+      if (const auto *Fn = dyn_cast<Function>(Named)) {
+        Calls.add(symbolName(*Fn), relocatable(*Fn));
+        Refs.add(symbolName(*Fn), relocatable(*Fn));
+        continue;
+      }
+    }
+    if (Symbol && !Named) {
+      // Not the module's: a function elsewhere, found by name. (A jump to a
+      // name the module lacks is most likely the asm's own label in
+      // another statement: left alone.)
+      if (Call)
+        Calls.add(Target, /*Relocatable=*/false);
+      continue;
+    }
+    if (!Call)
+      continue; // an indirect jump: the asm's own jump table, mostly
+    ++Facts.IndirectCalls[("inline asm \"" + S + "\"").str()];
+  }
+}
+
 FunctionFacts collectFacts(Function &F) {
   FunctionFacts Facts;
   Facts.Name = symbolName(F);
@@ -357,8 +517,8 @@ FunctionFacts collectFacts(Function &F) {
       if (auto *II = dyn_cast<IntrinsicInst>(CB)) {
         if (StringRef Lib = libraryCallOf(*II); !Lib.empty())
           Calls.add(Lib, /*Relocatable=*/false);
-      } else if (isa<InlineAsm>(Callee)) {
-        // Neither a call nor a reference the bound can follow.
+      } else if (auto *IA = dyn_cast<InlineAsm>(Callee)) {
+        addAsmCalls(*CB, *IA, Calls, Refs, Facts);
       } else if (auto *GA = dyn_cast<GlobalAlias>(Callee);
                  GA && isa_and_nonnull<Function>(GA->getAliaseeObject())) {
         Calls.add(symbolName(*GA), relocatable(*GA));

@@ -20,9 +20,13 @@ class Function;
 namespace scopealloc {
 
 /// Whether every use of \p F's address is in the initializer of an
-/// internal constant global whose every use loads a pointer that is only
-/// called, with \p F's type (or compared): nothing outside the program's
-/// own indirect calls can reach \p F.
+/// internal constant global whose every use loads a whole pointer that is
+/// only called, with \p F's type (or compared), or an integer narrower than
+/// a pointer from bytes that hold no address (the table's other fields):
+/// nothing outside the program's own indirect calls can reach \p F. A
+/// narrower load that may read an address's bytes (at a constant offset or
+/// at any step of a variable index), a memcpy of the table, the table
+/// handed to a call: code the graph does not see may get the address.
 bool calledOnlyThroughOwnTables(const llvm::Function &F);
 
 } // namespace scopealloc

@@ -1,16 +1,19 @@
 //===- ScopeTracking.cpp - Keep !scope on allocas through the optimiser ---===//
 #include "passes/ScopeTracking.h"
-#include "policy/BufferHome.h"
 #include "OptionCategory.h"
 #include "Scope.h"
 #include "facts/LTODeferral.h"
+#include "policy/BufferHome.h"
+#include "support/Diagnostics.h"
 #include "support/ValueNames.h"
 
 #include "llvm/ADT/Any.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Metadata.h"
@@ -22,6 +25,7 @@
 
 #include <climits>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #define DEBUG_TYPE "scope-alloc-tracking"
@@ -69,6 +73,7 @@ struct NotedAlloca {
   /// The tracked metadata it had, by kind (TrackedKinds); ScopeMD is !scope.
   SmallVector<std::pair<unsigned, MDNode *>, 2> Tracked;
   MDNode *ScopeMD = nullptr;
+  std::string Name; ///< scoped ones: to name it once a pass merged it away
   unsigned Position = NotInEntry; ///< among the entry block's allocas
   /// Calls (memcpy, a callee taking the buffer, ...) that used it: a piece
   /// SROA makes of it takes them over, or gets a copy of them.
@@ -80,6 +85,48 @@ struct Snapshot {
   std::string PassID;
   std::vector<NotedAlloca> Allocas; ///< empty: nothing scoped to track
 };
+
+/// A function with scoped allocas, before a module pass.
+struct NotedFunction {
+  WeakTrackingVH Now;            ///< follows RAUW (MergeFunctions replacing it)
+  const Function *Was = nullptr; ///< for identity only: may be deleted
+  std::string Name;
+  /// Its entry block's allocas, in order: scope (or null) and name.
+  SmallVector<std::pair<MDNode *, std::string>, 4> Allocas;
+};
+
+struct ModuleSnapshot {
+  std::string PassID;
+  std::vector<NotedFunction> Functions;
+};
+
+/// The text of a scope's metadata, for messages.
+std::string scopeText(MDNode *MD) {
+  if (!MD)
+    return "none";
+  auto *Str = MD->getNumOperands() == 1
+                  ? dyn_cast_or_null<MDString>(MD->getOperand(0).get())
+                  : nullptr;
+  return Str ? "'" + Str->getString().str() + "'" : "malformed";
+}
+
+unsigned strength(MDNode *MD);
+
+/// The scope of \p Lost's buffer is now \p Got's: an error when memory
+/// that must come from a pool no longer would, a warning when a buffer
+/// that must stay on the stack may now come from a pool (still correct,
+/// not what the code asked for); nothing when \p Lost had no constraint
+/// (or a malformed one, which scope-alloc reports where it remains).
+std::optional<DiagnosticSeverity> mergeSeverity(MDNode *Lost, MDNode *Got) {
+  if (Lost == Got)
+    return std::nullopt;
+  unsigned L = strength(Lost), G = strength(Got);
+  if (L == 2)
+    return DS_Error;
+  if (L == 1 && G != 1 && G != 3)
+    return DS_Warning;
+  return std::nullopt;
+}
 
 /// The calls that use \p AI, through address computations.
 template <typename Fn> void forEachCallUsing(AllocaInst &AI, Fn Visit) {
@@ -131,6 +178,14 @@ private:
     const Function *const *F = llvm::any_cast<const Function *>(&IR);
     return F ? *F : nullptr;
   }
+  static const Module *module(Any IR) {
+    const Module *const *M = llvm::any_cast<const Module *>(&IR);
+    return M ? *M : nullptr;
+  }
+  void beforeModule(StringRef PassID, Module &M);
+  void afterModule(StringRef PassID);
+  void checkMerged(StringRef PassID, Function &F,
+                   DenseMap<AllocaInst *, SmallVector<NotedAlloca *, 2>> &By);
   bool moduleHasScopes(const Module &M);
   void restore(Function &F, Snapshot &S);
   void scopePieces(Function &F, Snapshot &S,
@@ -144,6 +199,9 @@ private:
   void copyTracked(const NotedAlloca &From, AllocaInst &To);
   /// One entry per function pass being run (nested pass managers nest).
   SmallVector<Snapshot, 4> Stack;
+  /// One entry per module pass being run.
+  SmallVector<ModuleSnapshot, 2> ModuleStack;
+  void noteKinds(LLVMContext &C);
   /// Whether the module being compiled has anything to track (each
   /// PassBuilder has its own tracker, ThinLTO backends included).
   const Module *ScannedModule = nullptr;
@@ -182,22 +240,31 @@ bool ScopeTracker::moduleHasScopes(const Module &M) {
   return false;
 }
 
+void ScopeTracker::noteKinds(LLVMContext &C) {
+  if (ScopeKind)
+    return;
+  ScopeKind = C.getMDKindID(ScopeMetadataName);
+  TrackedKinds = {ScopeKind, C.getMDKindID(NameMetadata),
+                  C.getMDKindID(BufferPolicyMetadata),
+                  C.getMDKindID(HomeMetadata)};
+}
+
 void ScopeTracker::before(StringRef PassID, Any IR) {
+  if (!TrackScopes || !isTracked(PassID))
+    return;
+  if (const Module *M = module(IR)) {
+    beforeModule(PassID, const_cast<Module &>(*M));
+    return;
+  }
   const Function *CF = function(IR);
-  if (!TrackScopes || !CF || !isTracked(PassID))
+  if (!CF)
     return;
   Function &F = const_cast<Function &>(*CF);
   Snapshot &S = Stack.emplace_back();
   S.PassID = PassID.str();
   if (F.isDeclaration())
     return;
-  if (!ScopeKind) {
-    LLVMContext &C = F.getContext();
-    ScopeKind = C.getMDKindID(ScopeMetadataName);
-    TrackedKinds = {ScopeKind, C.getMDKindID(NameMetadata),
-                    C.getMDKindID(BufferPolicyMetadata),
-                    C.getMDKindID(HomeMetadata)};
-  }
+  noteKinds(F.getContext());
   if (!moduleHasScopes(*F.getParent()))
     return;
   bool AnyScoped = false;
@@ -219,6 +286,8 @@ void ScopeTracker::before(StringRef PassID, Any IR) {
       NotedAlloca &N = S.Allocas.emplace_back();
       N.Now = AI;
       N.ScopeMD = AI->getMetadata(ScopeKind);
+      if (N.ScopeMD)
+        N.Name = describeValue(*AI);
       N.Tracked = std::move(Tracked);
       N.Position = Entry ? Position++ : NotInEntry;
     }
@@ -238,6 +307,10 @@ void ScopeTracker::before(StringRef PassID, Any IR) {
 }
 
 void ScopeTracker::after(StringRef PassID, Any IR) {
+  if (module(IR)) {
+    afterModule(PassID);
+    return;
+  }
   const Function *CF = function(IR);
   if (!CF || !isTracked(PassID) || Stack.empty() ||
       Stack.back().PassID != PassID)
@@ -251,6 +324,109 @@ void ScopeTracker::after(StringRef PassID, Any IR) {
 void ScopeTracker::invalidated(StringRef PassID) {
   if (!Stack.empty() && Stack.back().PassID == PassID)
     Stack.pop_back();
+  else if (!ModuleStack.empty() && ModuleStack.back().PassID == PassID)
+    afterModule(PassID); // a module pass that invalidates everything
+}
+
+// MergeFunctions (a hand-written pipeline's 'mergefunc', clang's
+// -fmerge-functions) compares instructions without their metadata: two
+// functions that differ only in their buffers' scopes become one, the
+// other a thunk calling it, or replaced by it. Noted before any module
+// pass: each function with a scoped alloca, its allocas' scopes in order.
+void ScopeTracker::beforeModule(StringRef PassID, Module &M) {
+  ModuleSnapshot &S = ModuleStack.emplace_back();
+  S.PassID = PassID.str();
+  noteKinds(M.getContext());
+  if (!moduleHasScopes(M))
+    return;
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    NotedFunction N;
+    bool Scoped = false;
+    for (Instruction &I : F.getEntryBlock())
+      if (auto *AI = dyn_cast<AllocaInst>(&I)) {
+        MDNode *MD = AI->getMetadata(ScopeKind);
+        Scoped |= MD != nullptr;
+        N.Allocas.push_back({MD, describeValue(*AI)});
+      }
+    if (!Scoped)
+      continue;
+    N.Now = &F;
+    N.Was = &F;
+    N.Name = F.getName().str();
+    S.Functions.push_back(std::move(N));
+  }
+}
+
+/// The function \p F only forwards to (a thunk: a call and a return, no
+/// allocas), or null.
+static Function *thunkTarget(Function &F) {
+  if (F.isDeclaration() || F.size() != 1)
+    return nullptr;
+  Function *Target = nullptr;
+  for (Instruction &I : F.getEntryBlock()) {
+    if (isa<AllocaInst>(I))
+      return nullptr;
+    if (auto *CB = dyn_cast<CallBase>(&I)) {
+      if (isa<IntrinsicInst>(CB))
+        continue;
+      if (Target)
+        return nullptr;
+      Target = dyn_cast<Function>(CB->getCalledOperand()->stripPointerCasts());
+      if (!Target)
+        return nullptr;
+    }
+  }
+  return Target;
+}
+
+void ScopeTracker::afterModule(StringRef PassID) {
+  if (ModuleStack.empty() || ModuleStack.back().PassID != PassID)
+    return;
+  ModuleSnapshot S = std::move(ModuleStack.back());
+  ModuleStack.pop_back();
+  for (NotedFunction &N : S.Functions) {
+    Value *Now = N.Now;
+    if (auto *GA = dyn_cast_or_null<GlobalAlias>(Now))
+      Now = GA->getAliaseeObject();
+    auto *F = dyn_cast_or_null<Function>(Now);
+    if (!F)
+      continue; // deleted
+    // Replaced by another function, or by a thunk of one (MergeFunctions
+    // writes a new function and replaces the old one with it), or made one.
+    Function *Runs = F;
+    if (Function *Target = thunkTarget(*F))
+      Runs = Target;
+    if (Runs == N.Was || Runs->isDeclaration())
+      continue;
+    SmallVector<AllocaInst *, 4> Allocas;
+    for (Instruction &I : Runs->getEntryBlock())
+      if (auto *AI = dyn_cast<AllocaInst>(&I))
+        Allocas.push_back(AI);
+    if (Allocas.size() != N.Allocas.size())
+      continue; // not the same code
+    for (unsigned I = 0; I < Allocas.size(); ++I) {
+      auto [Lost, Name] = N.Allocas[I];
+      MDNode *Got = Allocas[I]->getMetadata(ScopeKind);
+      std::optional<DiagnosticSeverity> Severity = mergeSeverity(Lost, Got);
+      if (!Severity)
+        continue;
+      std::string Message =
+          (PassID + " merged function '" + N.Name + "' into '" +
+           Runs->getName() + "', whose code it now runs: its buffer '" + Name +
+           "' (scope " + scopeText(Lost) + ") is now its '" +
+           describeValue(*Allocas[I]) + "' (scope " + scopeText(Got) + ")" +
+           (*Severity == DS_Error
+                ? ", which does not come from the pool its scope requires; "
+                  "keep MergeFunctions away from functions whose buffers' "
+                  "scopes differ"
+                : ", which may come from a pool rather than the stack"))
+              .str();
+      Runs->getContext().diagnose(
+          ScopeAllocDiagnostic(*Severity, Runs, Allocas[I], Message));
+    }
+  }
 }
 
 void ScopeTracker::copyTracked(const NotedAlloca &From, AllocaInst &To) {
@@ -263,6 +439,7 @@ void ScopeTracker::copyTracked(const NotedAlloca &From, AllocaInst &To) {
 
 void ScopeTracker::restore(Function &F, Snapshot &S) {
   DenseMap<AllocaInst *, unsigned> Alive; // entry allocas still there
+  DenseMap<AllocaInst *, SmallVector<NotedAlloca *, 2>> ByAlloca;
   bool ScopedPieces = false;
   for (NotedAlloca &N : S.Allocas) {
     // SROA deletes a split alloca after replacing its uses with poison.
@@ -276,9 +453,51 @@ void ScopeTracker::restore(Function &F, Snapshot &S) {
     if (N.Position != NotInEntry)
       Alive.try_emplace(AI, N.Position);
     copyTracked(N, *AI);
+    if (N.ScopeMD)
+      ByAlloca[AI].push_back(&N);
   }
+  checkMerged(S.PassID, F, ByAlloca);
   if (ScopedPieces)
     scopePieces(F, S, Alive);
+}
+
+// MemCpyOpt's stack move (a full memcpy from one alloca to another whose
+// lifetimes do not overlap) replaces one with the other: two buffers, one
+// alloca. When their scopes differ the stricter one wins (a pool over the
+// stack over none), with a warning naming both when a stack scope gives way
+// to a pool (the merged buffer is still correct, now in the pool), and an
+// error when two pools' scopes meet: one buffer cannot come from both.
+void ScopeTracker::checkMerged(
+    StringRef PassID, Function &F,
+    DenseMap<AllocaInst *, SmallVector<NotedAlloca *, 2>> &By) {
+  for (auto &[AI, Noted] : By) {
+    if (Noted.size() < 2)
+      continue;
+    NotedAlloca *Strongest = Noted.front();
+    for (NotedAlloca *N : Noted)
+      if (strength(N->ScopeMD) > strength(Strongest->ScopeMD))
+        Strongest = N;
+    MDNode *Kept = Strongest->ScopeMD;
+    std::string Merged = describeValue(*AI);
+    for (NotedAlloca *N : Noted) {
+      std::optional<DiagnosticSeverity> Severity =
+          mergeSeverity(N->ScopeMD, Kept);
+      if (!Severity)
+        continue;
+      std::string Message =
+          (PassID + " merged buffers '" + Strongest->Name + "' (scope " +
+           scopeText(Kept) + ") and '" + N->Name + "' (scope " +
+           scopeText(N->ScopeMD) + ") into one, '" + Merged +
+           "'; it keeps the stricter scope " + scopeText(Kept) +
+           (*Severity == DS_Error
+                ? ", and '" + N->Name +
+                      "' no longer comes from the pool its scope requires"
+                : ", so '" + N->Name + "' no longer lives on the stack"))
+              .str();
+      F.getContext().diagnose(ScopeAllocDiagnostic(*Severity, &F, AI, Message));
+    }
+    AI->setMetadata(ScopeKind, Kept);
+  }
 }
 
 // SROA inserts the pieces of an alloca right before it and then deletes

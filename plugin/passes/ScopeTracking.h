@@ -23,6 +23,14 @@
 //     piece of a scoped buffer loses its scope.
 // Allocas a pass creates from nothing stay unscoped.
 //
+// Two buffers a pass makes one (MemCpyOpt's stack move replaces one alloca
+// with the other) keep the stricter scope, a pool over the stack: a warning
+// names both when a stack scope gives way, an error when two pools' scopes
+// meet. Around module passes it notes each function's scoped allocas; a
+// function that afterwards runs another's code (MergeFunctions: a thunk,
+// or replaced) whose buffers' scopes differ is an error when a pool scope
+// is lost, a warning when a stack scope is.
+//
 //===----------------------------------------------------------------------===//
 #ifndef SCOPEALLOC_SCOPETRACKING_H
 #define SCOPEALLOC_SCOPETRACKING_H

@@ -7,7 +7,7 @@
 # For every seed, utils/gen_program.py writes a random, well-defined
 # C11 program (local arrays of many sizes and _Alignas alignments, VLAs and
 # alloca() in loops, recursion with buffers, structs by pointer, early
-# returns, switches, a checksum; in about a third of the seeds also pthreads
+# returns, switches, a checksum; in about 30% of the seeds also pthreads
 # with thread-exit, fork and exit handlers whose buffers a shared frame would
 # corrupt: README.md, "Entry points"). It is built with
 #   ref-O2    clang -O2                       (the reference)

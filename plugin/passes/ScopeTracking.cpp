@@ -100,6 +100,20 @@ struct ModuleSnapshot {
   std::vector<NotedFunction> Functions;
 };
 
+/// A name for \p AI that costs no printing (describeValue prints unnamed
+/// values, which numbers the whole module): the source variable, its IR
+/// name, else its place among the entry block's allocas.
+std::string cheapName(const AllocaInst &AI, unsigned Position) {
+  if (SourceVariable SV = findSourceVariable(AI); SV.Var)
+    return SV.Var->getName().str();
+  if (StringRef Name = irName(AI); !Name.empty())
+    return ("%" + Name).str();
+  return Position == NotInEntry
+             ? std::string("an unnamed alloca")
+             : "the unnamed alloca #" + std::to_string(Position + 1) +
+                   " of the entry block";
+}
+
 /// The text of a scope's metadata, for messages.
 std::string scopeText(MDNode *MD) {
   if (!MD)
@@ -286,10 +300,10 @@ void ScopeTracker::before(StringRef PassID, Any IR) {
       NotedAlloca &N = S.Allocas.emplace_back();
       N.Now = AI;
       N.ScopeMD = AI->getMetadata(ScopeKind);
-      if (N.ScopeMD)
-        N.Name = describeValue(*AI);
       N.Tracked = std::move(Tracked);
       N.Position = Entry ? Position++ : NotInEntry;
+      if (N.ScopeMD)
+        N.Name = cheapName(*AI, N.Position);
     }
   }
   if (!AnyScoped) {
@@ -348,7 +362,7 @@ void ScopeTracker::beforeModule(StringRef PassID, Module &M) {
       if (auto *AI = dyn_cast<AllocaInst>(&I)) {
         MDNode *MD = AI->getMetadata(ScopeKind);
         Scoped |= MD != nullptr;
-        N.Allocas.push_back({MD, describeValue(*AI)});
+        N.Allocas.push_back({MD, cheapName(*AI, N.Allocas.size())});
       }
     if (!Scoped)
       continue;
@@ -478,7 +492,6 @@ void ScopeTracker::checkMerged(
       if (strength(N->ScopeMD) > strength(Strongest->ScopeMD))
         Strongest = N;
     MDNode *Kept = Strongest->ScopeMD;
-    std::string Merged = describeValue(*AI);
     for (NotedAlloca *N : Noted) {
       std::optional<DiagnosticSeverity> Severity =
           mergeSeverity(N->ScopeMD, Kept);
@@ -487,7 +500,7 @@ void ScopeTracker::checkMerged(
       std::string Message =
           (PassID + " merged buffers '" + Strongest->Name + "' (scope " +
            scopeText(Kept) + ") and '" + N->Name + "' (scope " +
-           scopeText(N->ScopeMD) + ") into one, '" + Merged +
+           scopeText(N->ScopeMD) + ") into one, '" + describeValue(*AI) +
            "'; it keeps the stricter scope " + scopeText(Kept) +
            (*Severity == DS_Error
                 ? ", and '" + N->Name +

@@ -338,6 +338,23 @@ static const Value *asmOperand(const CallBase &CB, const InlineAsm &IA,
   return nullptr;
 }
 
+/// Statement \p S of an asm without its leading labels, which go to
+/// \p Labels when given.
+static StringRef dropLabels(StringRef S, SmallVectorImpl<StringRef> *Labels) {
+  S = S.trim();
+  while (true) {
+    size_t Colon = S.find(':');
+    if (Colon == StringRef::npos || Colon == 0 ||
+        !all_of(S.take_front(Colon), [](char C) {
+          return isAlnum(C) || C == '_' || C == '.' || C == '$';
+        }))
+      return S;
+    if (Labels)
+      Labels->push_back(S.take_front(Colon));
+    S = S.drop_front(Colon + 1).trim();
+  }
+}
+
 /// The calls \p IA makes (\p CB runs it): each function of the module that
 /// a call or a jump names, by its symbol or as an operand ("call %P0" with
 /// "i"(f)), is a call of the record, and a reference (the asm has its
@@ -357,32 +374,11 @@ static void addAsmCalls(const CallBase &CB, const InlineAsm &IA,
   SmallVector<StringRef, 8> Statements, Labels;
   SplitString(Text, Statements, "\n;");
   // Labels the asm defines: calls to them stay inside it (call 1f; 1: pop).
+  for (StringRef S : Statements)
+    dropLabels(S, &Labels);
   for (StringRef S : Statements) {
-    S = S.trim();
-    while (true) {
-      size_t Colon = S.find(':');
-      if (Colon == StringRef::npos || Colon == 0 ||
-          !all_of(S.take_front(Colon), [](char C) {
-            return isAlnum(C) || C == '_' || C == '.' || C == '$';
-          }))
-        break;
-      Labels.push_back(S.take_front(Colon));
-      S = S.drop_front(Colon + 1).trim();
-    }
-  }
-  for (StringRef S : Statements) {
-    S = S.trim();
     // Drop labels and comments.
-    while (true) {
-      size_t Colon = S.find(':');
-      if (Colon == StringRef::npos || Colon == 0 ||
-          !all_of(S.take_front(Colon), [](char C) {
-            return isAlnum(C) || C == '_' || C == '.' || C == '$';
-          }))
-        break;
-      S = S.drop_front(Colon + 1).trim();
-    }
-    S = S.split('#').first.split("//").first.trim();
+    S = dropLabels(S, nullptr).split('#').first.split("//").first.trim();
     auto [Mnemonic, Rest] = getToken(S);
     std::string Lower = Mnemonic.lower();
     if (Lower == "notrack" || Lower == "bnd" || Lower == "rex64") {

@@ -13,6 +13,9 @@
 //
 // scope-alloc and scope-alloc-promote take the policy settings as pipeline
 // parameters, scope-alloc<limit=0;frame-budget=4096> (PolicyOptions.h).
+// scope-alloc-promote, a function pass, is also a module-level name (run on
+// every function), so that 'scope-alloc-promote,scope-alloc' parses: the
+// parser takes the pipeline's kind from its first name.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/ScopeAllocPass.h"
@@ -34,20 +37,32 @@ using namespace scopealloc;
 /// without parameters. A bad parameter is reported here and the name is not
 /// taken: the pipeline parser then fails naming the pass. (The parser calls
 /// the callbacks once more with a throw-away pass manager only to learn the
-/// first pass's kind, and stops after a refusal: one message either way.)
-static std::optional<PolicyOptions> policyParameters(StringRef Name,
-                                                     StringRef PassName) {
+/// first pass's kind, and stops after a refusal.) \p Quiet: the caller
+/// reports nothing, since the message has just been printed.
+static std::optional<PolicyOptions>
+policyParameters(StringRef Name, StringRef PassName, bool Quiet = false) {
   if (!checkParametrizedPassName(Name, PassName))
     return std::nullopt;
   Expected<PolicyOptions> Params = parsePassParameters(
       [&](StringRef Text) { return parsePolicyParameters(Text, PassName); },
       Name, PassName);
   if (!Params) {
-    WithColor::error() << "scope-alloc: " << toString(Params.takeError())
-                       << "\n";
+    std::string Message = toString(Params.takeError());
+    if (!Quiet)
+      WithColor::error() << "scope-alloc: " << Message << "\n";
     return std::nullopt;
   }
   return std::move(*Params);
+}
+
+/// A scope-alloc-promote name with bad parameters that the module-level
+/// callback has just reported. Asked for the kind of a pipeline's first
+/// name, the parser tries the module-level callbacks and then the
+/// function-level ones with the same name: the second refusal stays quiet,
+/// so the error prints once.
+static std::string &promoteRefusedAtModuleLevel() {
+  static std::string Name;
+  return Name;
 }
 
 static void registerScopeAlloc(PassBuilder &PB) {
@@ -78,6 +93,18 @@ static void registerScopeAlloc(PassBuilder &PB) {
           MPM.addPass(ScopeAllocPass(ScopeAllocPass::LinkStep));
           return true;
         }
+        promoteRefusedAtModuleLevel().clear();
+        if (checkParametrizedPassName(Name, "scope-alloc-promote")) {
+          std::optional<PolicyOptions> Params =
+              policyParameters(Name, "scope-alloc-promote");
+          if (!Params) {
+            promoteRefusedAtModuleLevel() = Name.str();
+            return false;
+          }
+          MPM.addPass(createModuleToFunctionPassAdaptor(
+              PromoteWorkspacePass(std::move(*Params))));
+          return true;
+        }
         std::optional<PolicyOptions> Params =
             policyParameters(Name, "scope-alloc");
         if (!Params)
@@ -88,8 +115,10 @@ static void registerScopeAlloc(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, FunctionPassManager &FPM,
          ArrayRef<PassBuilder::PipelineElement>) {
+        bool Reported = promoteRefusedAtModuleLevel() == Name;
+        promoteRefusedAtModuleLevel().clear();
         std::optional<PolicyOptions> Params =
-            policyParameters(Name, "scope-alloc-promote");
+            policyParameters(Name, "scope-alloc-promote", Reported);
         if (!Params)
           return false;
         FPM.addPass(PromoteWorkspacePass(std::move(*Params)));

@@ -333,8 +333,6 @@ static std::string noTargetApplies(const PolicyFile &File, const Triple &T) {
      << (T.str().empty() ? "<no triple>" : T.str())
      << " and no target tag is selected (-scope-alloc-target or module flag "
         "\"scope-alloc.target\"), so the built-in default applies; targets: ";
-  if (File.Targets.empty())
-    OS << "none";
   ListSeparator LS;
   for (const PolicyTarget &PT : File.Targets) {
     OS << LS << "'" << PT.Name << "' ";
@@ -399,7 +397,8 @@ ModulePolicy computeModulePolicy(const Module &M,
       Tag = *O->Target;
       TagOrigin = O->settingName(PolicySetting::Target);
     }
-  if (File && !Matched && Tag.empty())
+  // A file without targets (only allocators, say) has nothing to match.
+  if (File && !File->Targets.empty() && !Matched && Tag.empty())
     R.Warnings.push_back(noTargetApplies(*File, T));
   if (!Tag.empty()) {
     // The chosen target's 'functions' replace the matched one's: an entry

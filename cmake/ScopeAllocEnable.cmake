@@ -100,7 +100,7 @@ endfunction()
 # compile options (those set before scopealloc_enable()). A static or object
 # library passes them on to the links that use it. (The scopealloc-clang
 # wrappers add them themselves when the link line has -flto.)
-function(_scopealloc_lto_link_options target type)
+function(_scopealloc_lto_condition target out)
   set(flagged 0)
   set(lto_flag "(^|[ ;])-flto(=thin|=full|=auto|=jobserver)?($|[ ;])")
   set(configs ${CMAKE_CONFIGURATION_TYPES} ${CMAKE_BUILD_TYPE} Debug Release
@@ -121,15 +121,29 @@ function(_scopealloc_lto_link_options target type)
   endif()
   set(ipo "$<TARGET_PROPERTY:${target},INTERPROCEDURAL_OPTIMIZATION>")
   set(ipo_config "$<TARGET_PROPERTY:${target},INTERPROCEDURAL_OPTIMIZATION_$<UPPER_CASE:$<CONFIG>>>")
-  set(lto "$<OR:${flagged},$<BOOL:${ipo}>,$<BOOL:${ipo_config}>>")
+  set(${out} "$<OR:${flagged},$<BOOL:${ipo}>,$<BOOL:${ipo_config}>>" PARENT_SCOPE)
+endfunction()
+
+# Link options of an LTO target, on its links (and, for a static or object
+# library, on the links that use it); nothing without LTO.
+function(_scopealloc_lto_link_flags target type)
+  _scopealloc_lto_condition(${target} lto)
   set(scopes PRIVATE)
   if(type STREQUAL "STATIC_LIBRARY" OR type STREQUAL "OBJECT_LIBRARY")
     set(scopes INTERFACE)
   endif()
-  target_link_options(${target} ${scopes}
-    "$<${lto}:-fuse-ld=lld>" "$<${lto}:-Wl,--load-pass-plugin=${SCOPEALLOC_PLUGIN}>"
+  set(flags)
+  foreach(flag IN LISTS ARGN)
+    list(APPEND flags "$<${lto}:${flag}>")
+  endforeach()
+  target_link_options(${target} ${scopes} ${flags})
+endfunction()
+
+function(_scopealloc_lto_link_options target type)
+  _scopealloc_lto_link_flags(${target} ${type}
+    -fuse-ld=lld "-Wl,--load-pass-plugin=${SCOPEALLOC_PLUGIN}"
     # The link's code generator writes the frame sizes scopealloc-bound reads.
-    "$<${lto}:-Wl,-mllvm,-stack-size-section>")
+    -Wl,-mllvm,-stack-size-section)
 endfunction()
 
 # Whether the project's toolchain builds for something else than the host
@@ -251,11 +265,57 @@ function(_scopealloc_bound_check target policy tag)
     VERBATIM)
 endfunction()
 
+# REMARKS [PASSED] [MISSED] [ANALYSIS]: clang's -Rpass*=scope-alloc flags
+# into `out`.
+function(_scopealloc_remark_flags target kinds out)
+  set(flags)
+  foreach(kind IN LISTS kinds)
+    if(kind STREQUAL "PASSED")
+      list(APPEND flags -Rpass=scope-alloc)
+    elseif(kind STREQUAL "MISSED")
+      list(APPEND flags -Rpass-missed=scope-alloc)
+    elseif(kind STREQUAL "ANALYSIS")
+      list(APPEND flags -Rpass-analysis=scope-alloc)
+    else()
+      message(FATAL_ERROR "scopealloc_enable(${target}): REMARKS takes PASSED, MISSED "
+                          "or ANALYSIS (none: PASSED), not '${kind}'")
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES flags)
+  set(${out} ${flags} PARENT_SCOPE)
+endfunction()
+
+# OPTIONS are LLVM options of the pass, each given to clang as
+# `-mllvm <option>`: a clang flag there would only fail in every compile
+# with "Unknown command line argument", so it stops the configuration
+# naming what to write instead.
+function(_scopealloc_check_options target options)
+  set(where "scopealloc_enable(${target})")
+  set(how "OPTIONS passes each value to the pass as -mllvm <value>")
+  foreach(option IN LISTS options)
+    if(option MATCHES "^-mllvm")
+      message(FATAL_ERROR "${where}: OPTIONS ${option}: ${how}; give the "
+                          "option without -mllvm (OPTIONS -scope-alloc-...)")
+    elseif(option MATCHES "^-Rpass(-missed|-analysis)?=")
+      message(FATAL_ERROR "${where}: OPTIONS ${option}: a clang flag, but ${how}; "
+                          "for the pass's remarks write REMARKS (REMARKS MISSED, "
+                          "REMARKS ANALYSIS for the others), for other passes "
+                          "target_compile_options(${target} PRIVATE ${option})")
+    elseif(option MATCHES "^-(R|W|Xclang|D|I|O[0-3sz]?$)")
+      message(FATAL_ERROR "${where}: OPTIONS ${option}: a clang flag, but ${how}; "
+                          "write target_compile_options(${target} PRIVATE ${option})")
+    elseif(NOT option MATCHES "^-")
+      message(FATAL_ERROR "${where}: OPTIONS ${option}: not an option; ${how} "
+                          "(OPTIONS -scope-alloc-...)")
+    endif()
+  endforeach()
+endfunction()
+
 function(scopealloc_enable target)
   # The policy settings' keywords come from the settings table
   # (ScopeAllocSettings.cmake, generated from analysis/PolicySettings.def).
   set(one_value ${SCOPEALLOC_SETTINGS} REPORT_DIR RUNTIME)
-  cmake_parse_arguments(PARSE_ARGV 1 SA "" "${one_value}" "OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 SA "" "${one_value}" "OPTIONS;REMARKS")
   set(where "scopealloc_enable(${target})")
   if(NOT TARGET ${target})
     message(FATAL_ERROR "${where}: no target named '${target}'")
@@ -264,7 +324,12 @@ function(scopealloc_enable target)
     list(JOIN SA_UNPARSED_ARGUMENTS ", " unknown)
     list(JOIN one_value ", " known)
     message(FATAL_ERROR "${where}: unknown arguments: ${unknown} "
-                        "(known: ${known}, OPTIONS)")
+                        "(known: ${known}, REMARKS, OPTIONS)")
+  endif()
+  # REMARKS alone asks for the remarks of what the pass did.
+  if("REMARKS" IN_LIST SA_KEYWORDS_MISSING_VALUES)
+    list(REMOVE_ITEM SA_KEYWORDS_MISSING_VALUES REMARKS)
+    set(SA_REMARKS PASSED)
   endif()
   foreach(key IN LISTS SA_KEYWORDS_MISSING_VALUES)
     message(FATAL_ERROR "${where}: ${key} needs a value")
@@ -297,6 +362,8 @@ function(scopealloc_enable target)
       message(FATAL_ERROR "${where}: ${key} must be a C identifier, not '${value}'")
     endif()
   endforeach()
+  _scopealloc_remark_flags(${target} "${SA_REMARKS}" remark_flags)
+  _scopealloc_check_options(${target} "${SA_OPTIONS}")
   if(DEFINED SA_RUNTIME AND NOT SA_RUNTIME MATCHES "^(SHARED|STATIC|NONE)$")
     message(FATAL_ERROR "${where}: RUNTIME must be SHARED, STATIC or NONE, not '${SA_RUNTIME}'")
   endif()
@@ -359,6 +426,13 @@ function(scopealloc_enable target)
   foreach(option IN LISTS SA_OPTIONS)
     _scopealloc_add_mllvm(${target} "${option}")
   endforeach()
+  if(remark_flags)
+    # Under LTO the pass decides at the link, so its remarks come from there.
+    foreach(flag IN LISTS remark_flags)
+      target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:C,CXX>:${flag}>")
+    endforeach()
+    _scopealloc_lto_link_flags(${target} ${type} ${remark_flags})
+  endif()
 
   # Properties rather than target_link_libraries(), which would clash with a
   # project that uses its keyword-less form for the same target. The shared

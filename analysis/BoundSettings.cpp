@@ -87,6 +87,8 @@ void addTargetBounds(const PolicyTarget &T, StringRef Path, Settings &S) {
     S.RecursionDepth[Function] = Depth;
     S.RecursionFrom[Function] = "'recursion' " + In;
   }
+  for (const auto &[Handler, Level] : B.InterruptPriorities)
+    S.InterruptPriorities[Handler] = {Level, "'interrupt-priorities' " + In};
 }
 
 bool declaresBound(const Settings &S) {
@@ -117,8 +119,9 @@ static Error readSettingsText(StringRef Text, StringRef Name, bool Builtin,
       return createStringError(inconvertibleErrorCode(),
                                Where + ": " + Why +
                                    " (expected 'entry <f>', "
-                                   "'recursion <f> <depth>' "
-                                   "or 'assume <f> <bytes>')");
+                                   "'recursion <f> <depth>', "
+                                   "'assume <f> <bytes>' "
+                                   "or 'priority <handler> <number>')");
     };
     if (Words[0] == "entry") {
       if (Words.size() != 2)
@@ -139,10 +142,26 @@ static Error readSettingsText(StringRef Text, StringRef Name, bool Builtin,
         S.Assumed[Words[1]] = N;
         S.AssumedFrom[Words[1]] = Builtin ? "built-in" : Where;
       }
+    } else if (Words[0] == "priority") {
+      int64_t Level;
+      if (Words.size() != 3 || Words[2].getAsInteger(10, Level))
+        return Bad("'priority' takes a function and a whole number");
+      S.InterruptPriorities[Words[1].str()] = {Level, Where};
     } else {
       return Bad("unknown setting '" + Words[0] + "'");
     }
   }
+  return Error::success();
+}
+
+Error parsePriority(StringRef Text, Settings &S) {
+  auto [Name, Number] = Text.rsplit('=');
+  int64_t Level;
+  if (Name.empty() || Number.empty() || Number.getAsInteger(10, Level))
+    return createStringError(inconvertibleErrorCode(),
+                             "--interrupt-priority=" + Text +
+                                 ": expected <handler>=<whole number>");
+  S.InterruptPriorities[Name.str()] = {Level, "--interrupt-priority"};
   return Error::success();
 }
 

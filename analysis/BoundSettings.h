@@ -10,6 +10,9 @@
 //                                 <depth> frames of its functions at once
 //   assume <function> <bytes>     worst-case stack of <function>, callees
 //                                 included (it uses no pool)
+//   priority <handler> <number>   an interrupt handler's priority: a lower
+//                                 number preempts a higher one, equal ones
+//                                 do not nest (an NVIC's numbering)
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCOPEALLOC_BOUNDSETTINGS_H
@@ -55,6 +58,13 @@ struct Settings {
   std::shared_ptr<const PolicyFile> Policy;
   const PolicyTarget *SuggestTarget = nullptr;
   std::string SuggestTargetWhy; ///< why there is none
+  /// Interrupt handlers and their priorities, and where each was
+  /// declared: who may preempt whom (Bounds.h nests them).
+  struct Priority {
+    int64_t Level = 0;
+    std::string From;
+  };
+  std::map<std::string, Priority> InterruptPriorities;
   llvm::StringMap<uint64_t> Assumed;
   /// Where each assumption came from ("built-in", a file:line, "option").
   llvm::StringMap<std::string> AssumedFrom;
@@ -88,6 +98,9 @@ llvm::Error readConfig(llvm::StringRef Path, Settings &S);
 /// A recursion depth of 0 is an error (as in a policy file), at \p Where.
 llvm::Error checkDepth(llvm::StringRef Function, uint64_t Depth,
                        const llvm::Twine &Where);
+
+/// "<handler>=<priority>", as --interrupt-priority takes it.
+llvm::Error parsePriority(llvm::StringRef Text, Settings &S);
 
 /// "<function>=<number>", as --assume and --recursion-bound take it.
 llvm::Error parseAssignment(llvm::StringRef Text, llvm::StringRef Option,

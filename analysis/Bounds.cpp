@@ -1,5 +1,6 @@
 //===- Bounds.cpp - Worst-case stack and pool use per entry point ---------===//
 #include "Bounds.h"
+#include "InterruptNesting.h"
 #include "LLVMCompat.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -68,6 +69,7 @@ public:
     Bounds B;
     for (const EntryPoint &E : G.Entries)
       B.Entries.push_back(entry(E));
+    nestInterrupts(G, S, B);
     return B;
   }
 

@@ -36,11 +36,26 @@ struct ChainStep {
   bool Unknown = false; ///< its own use is not known
 };
 
+/// An interrupt handler counted on top of an entry that it may preempt
+/// (InterruptNesting.h): the largest of its priority level.
+struct NestedHandler {
+  unsigned Entry = 0; ///< its index in Bounds::Entries
+  unsigned Node = 0;
+  std::string Kind; ///< its entry kind, "interrupt vector 15"
+  uint64_t Bytes = 0; ///< its own worst case (exception frame included)
+  bool Bounded = true;
+  std::string Level; ///< "priority 2 ('interrupt-priorities' of ...)"
+};
+
 struct ResourceBound {
   std::string Name; ///< "stack" or the pool's name
   bool Bounded = true;
   uint64_t Bytes = 0; ///< the bound, or the known part when unbounded
   std::vector<ChainStep> Chain;
+  /// With interrupt handlers that may preempt the entry: Bytes is OwnBytes
+  /// (the chain's) plus theirs.
+  uint64_t OwnBytes = 0;
+  std::vector<NestedHandler> Nested;
 };
 
 struct EntryBound {

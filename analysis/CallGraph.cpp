@@ -412,6 +412,18 @@ private:
     G.Entries.push_back({I, std::move(Kind), Exception, Runs});
   }
 
+  /// The node of the function of the image named \p Name (a global one
+  /// first, else a local one).
+  std::optional<unsigned> functionNamed(const std::string &Name) {
+    if (auto It = Img.GlobalFunctions.find(Name);
+        It != Img.GlobalFunctions.end())
+      return nodeAt(It->second);
+    for (unsigned I = 0; I < G.Nodes.size(); ++I)
+      if (G.Nodes[I].Address && G.Nodes[I].Name == Name)
+        return I;
+    return std::nullopt;
+  }
+
   /// The node of function \p Name: defined in the image, else called by
   /// name and defined elsewhere; none when nothing calls it.
   std::optional<unsigned> nodeNamed(StringRef Name) const {
@@ -480,14 +492,7 @@ private:
       if (G.Nodes[I].Facts && (G.Nodes[I].Facts->Flags & facts::FlagEntry))
         addEntry(I, "marked entry", C::PerThread, false, /*Declared=*/true);
     for (const std::string &Name : S.Entries) {
-      auto It = Img.GlobalFunctions.find(Name);
-      std::optional<unsigned> Found;
-      if (It != Img.GlobalFunctions.end())
-        Found = nodeAt(It->second);
-      else
-        for (unsigned I = 0; I < G.Nodes.size() && !Found; ++I)
-          if (G.Nodes[I].Address && G.Nodes[I].Name == Name)
-            Found = I;
+      std::optional<unsigned> Found = functionNamed(Name);
       if (Found)
         addEntry(*Found,
                  S.PolicyEntries.count(Name) ? "policy entry" : "option",
@@ -514,6 +519,17 @@ private:
                      Name != "Reset_Handler");
             break;
           }
+    // Handlers a policy gives a priority are interrupt handlers wherever
+    // their vectors are (a RISC-V trap dispatcher, a table in RAM).
+    for (const auto &[Name, P] : S.InterruptPriorities) {
+      if (std::optional<unsigned> Found = functionNamed(Name))
+        addEntry(*Found, "interrupt handler (priority " +
+                             std::to_string(P.Level) + ")",
+                 C::Once, Img.isARM());
+      else
+        G.Warnings.push_back("interrupt handler '" + Name + "' (" + P.From +
+                             ") is not a function of the image");
+    }
     // Constructors run before main, destructors after it (or at dlopen and
     // dlclose), each on a stack of its own depth.
     for (const auto &[Table, Addr] : Img.Startup) {

@@ -83,6 +83,8 @@ private:
                        bool IsPool = false);
   void readAddressSpaceScopes(llvm::StringRef Target, llvm::yaml::Node *N,
                               PolicyFields &F);
+  void readInterruptPriorities(llvm::StringRef Target, yaml::Node *N,
+                               BoundFields &B);
   void readFunctions(PolicyTarget &T, yaml::Node *N);
   void readTarget(StringRef Name, yaml::Node *N);
   void readAllocators(yaml::Node *N);
@@ -335,6 +337,43 @@ void PolicyReader::readNamedCounts(
   }
 }
 
+/// 'interrupt-priorities': handler -> a whole number, negative too (the
+/// NVIC's fixed priorities of NMI and HardFault are -2 and -1).
+void PolicyReader::readInterruptPriorities(StringRef Target, yaml::Node *N,
+                                           BoundFields &B) {
+  auto *Map = dyn_cast_or_null<yaml::MappingNode>(N);
+  if (!Map)
+    return error(N, "'interrupt-priorities' in target '" + Target +
+                        "' must map interrupt handlers (function names) to "
+                        "their priorities (a lower number preempts a higher "
+                        "one)");
+  StringSet<> Seen;
+  for (yaml::KeyValueNode &KV : *Map) {
+    std::optional<std::string> Name =
+        scalar(KV.getKey(), "interrupt-priorities");
+    if (!Name)
+      continue;
+    if (!Seen.insert(*Name).second) {
+      error(KV.getKey(),
+            "'" + *Name + "' appears twice in 'interrupt-priorities'");
+      continue;
+    }
+    std::optional<std::string> Text =
+        scalar(KV.getValue(), "interrupt-priorities' of '" + *Name);
+    if (!Text)
+      continue;
+    int64_t Priority;
+    if (StringRef(*Text).trim().getAsInteger(10, Priority)) {
+      error(KV.getValue(), "'interrupt-priorities' of '" + *Name +
+                               "' must be a whole number (a lower one "
+                               "preempts a higher one), found '" +
+                               *Text + "'");
+      continue;
+    }
+    B.InterruptPriorities.push_back({*Name, Priority});
+  }
+}
+
 void PolicyReader::readAddressSpaceScopes(StringRef Target, yaml::Node *N,
                                           PolicyFields &F) {
   auto *Map = dyn_cast_or_null<yaml::MappingNode>(N);
@@ -457,6 +496,8 @@ void PolicyReader::readTarget(StringRef Name, yaml::Node *N) {
                       "functions to the most frames of their call cycle at "
                       "once",
                       T.Bounds.Recursion);
+    } else if (*Key == "interrupt-priorities") {
+      readInterruptPriorities(Name, V, T.Bounds);
     } else if (*Key == "functions") {
       readFunctions(T, V);
     } else {

@@ -21,6 +21,9 @@
 //       entries: { main: 4096, SysTick_Handler: 512 }  # per entry point
 //       pool-sizes: { workspace: 16384 }  # worst-case use of each pool
 //       recursion: { fib: 10 }         # frames of a call cycle, at most
+//       interrupt-priorities: { SysTick_Handler: 2, USART1_IRQHandler: 1 }
+//                                      # who preempts whom (as the NVIC: a
+//                                      # lower number preempts a higher one)
 //
 // Every field is optional; what a target leaves out comes from the layers
 // below it. Errors name the file, line and key.
@@ -50,6 +53,8 @@ struct BoundFields {
   std::vector<std::pair<std::string, uint64_t>> Entries;   ///< stack bounds
   std::vector<std::pair<std::string, uint64_t>> PoolSizes; ///< pool -> bytes
   std::vector<std::pair<std::string, uint64_t>> Recursion; ///< fn -> depth
+  /// Interrupt handler -> priority (lower preempts higher), with its line.
+  std::vector<std::pair<std::string, int64_t>> InterruptPriorities;
 
   /// Whether a link must be checked against it.
   bool declaresBound() const {

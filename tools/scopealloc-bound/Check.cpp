@@ -55,6 +55,18 @@ private:
     return demangle(G.Nodes[E.Entry.Node].Name) + " (" + E.Entry.Kind + ")";
   }
 
+  /// ", with the interrupt handlers that may preempt it (...)", if any.
+  std::string nestedText(const ResourceBound &R) const {
+    if (R.Nested.empty())
+      return "";
+    std::string Text = ", with the interrupt handlers that may preempt it (" +
+                       std::to_string(R.OwnBytes) + " bytes of its own";
+    for (const NestedHandler &N : R.Nested)
+      Text += ", " + std::to_string(N.Bytes) + " " +
+              demangle(G.Nodes[N.Node].Name);
+    return Text + ")";
+  }
+
   void printCauses(const EntryBound &E, const std::string &Resource) {
     for (const Cause &C : E.Causes)
       if (is_contained(C.Affects, Resource))
@@ -78,8 +90,9 @@ private:
       return;
     Result.StackOver = true;
     error() << "entry " << entryName(E) << " needs " << E.Stack.Bytes
-            << " bytes of stack, over its bound of " << L->Bytes << " bytes ("
-            << L->From << "); critical chain:\n";
+            << " bytes of stack" << nestedText(E.Stack)
+            << ", over its bound of " << L->Bytes << " bytes (" << L->From
+            << "); critical chain:\n";
     printChainRows(OS, G, E.Stack, /*Stack=*/true);
   }
 
@@ -158,7 +171,7 @@ private:
         continue;
       error() << "pool " << Pool << " is " << L.Bytes << " bytes (" << L.From
               << "), smaller than its worst case of " << R->Bytes
-              << " bytes, from entry " << entryName(*E)
+              << " bytes, from entry " << entryName(*E) << nestedText(*R)
               << "; critical chain:\n";
       printChainRows(OS, G, *R, /*Stack=*/false);
     }
@@ -192,7 +205,7 @@ private:
       error() << "pool " << Pool << " is shared: a thread gets a partition of "
               << Part << " bytes (" << Cut
               << "), smaller than its worst case of " << R.Bytes
-              << " bytes, from entry " << entryName(E)
+              << " bytes, from entry " << entryName(E) << nestedText(R)
               << "; give each thread a partition of at least " << Need
               << " bytes (" << Macro(Count, Round(Need))
               << ") or use less of the pool per thread; critical chain:\n";

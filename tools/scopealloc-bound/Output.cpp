@@ -5,6 +5,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -28,35 +29,89 @@ static void printChain(raw_ostream &OS, const CallGraph &G,
                        const ResourceBound &R, bool Stack) {
   OS << "  " << (Stack ? "stack" : "pool " + R.Name) << ": ";
   if (R.Bounded)
-    OS << R.Bytes << " bytes\n";
+    OS << R.Bytes << " bytes";
   else
-    OS << "unbounded (known part: " << R.Bytes << " bytes)\n";
+    OS << "unbounded (known part: " << R.Bytes << " bytes)";
+  if (!R.Nested.empty())
+    OS << ", " << R.OwnBytes << " of its own and " << R.Bytes - R.OwnBytes
+       << " of the interrupt handlers that may preempt it";
+  OS << '\n';
   printChainRows(OS, G, R, Stack);
+}
+
+/// Whether the chain's step \p St is the ScopeAlloc runtime: one of its
+/// entry points, or code without its own placement (the runtime is built
+/// -scope-alloc-facts-only) that such a step calls.
+static bool isRuntimeEntry(const CallGraph &G, const ChainStep &St) {
+  if (St.Node == ChainStep::ExceptionFrame)
+    return false;
+  StringRef Name = G.Nodes[St.Node].Name;
+  return Name.starts_with("__scopealloc_") || Name.starts_with("scopealloc_");
+}
+static bool isFactsOnly(const CallGraph &G, const ChainStep &St) {
+  return St.Node != ChainStep::ExceptionFrame && G.Nodes[St.Node].Facts &&
+         (G.Nodes[St.Node].Facts->Flags & facts::FlagFactsOnly);
+}
+
+static void printStep(raw_ostream &OS, const CallGraph &G, const ChainStep &St,
+                      bool Stack) {
+  OS << "    " << format_decimal(St.Bytes, 10);
+  if (Stack)
+    OS << format_decimal(St.Frame, 10);
+  OS << "  " << readable(stepName(G, St));
+  if (St.Repeat > 1)
+    OS << " x" << St.Repeat << " (recursion depth)";
+  if (St.Node != ChainStep::ExceptionFrame) {
+    std::string Where = G.Nodes[St.Node].where();
+    if (!Where.empty())
+      OS << "  " << Where;
+  }
+  if (St.Assumed)
+    OS << "  [assumed: " << G.Nodes[St.Node].AssumedFrom << "]";
+  if (St.Unknown)
+    OS << "  [unbounded]";
+  if (!St.RepeatFrom.empty())
+    OS << "  [depth: " << St.RepeatFrom << "]";
+  OS << '\n';
 }
 
 void printChainRows(raw_ostream &OS, const CallGraph &G, const ResourceBound &R,
                     bool Stack) {
   OS << (Stack ? "         bytes     frame  function\n"
                : "         bytes  function\n");
-  for (const ChainStep &St : R.Chain) {
-    OS << "    " << format_decimal(St.Bytes, 10);
-    if (Stack)
-      OS << format_decimal(St.Frame, 10);
-    OS << "  " << readable(stepName(G, St));
-    if (St.Repeat > 1)
-      OS << " x" << St.Repeat << " (recursion depth)";
-    if (St.Node != ChainStep::ExceptionFrame) {
-      std::string Where = G.Nodes[St.Node].where();
-      if (!Where.empty())
-        OS << "  " << Where;
+  for (size_t I = 0; I < R.Chain.size(); ++I) {
+    const ChainStep &St = R.Chain[I];
+    // The runtime's frames below one of its entry points are one row: the
+    // chain is the program's path, the runtime's part its cost.
+    size_t End = I + 1;
+    if (isRuntimeEntry(G, St))
+      while (End < R.Chain.size() && isFactsOnly(G, R.Chain[End]) &&
+             !R.Chain[End].Unknown)
+        ++End;
+    if (End == I + 1) {
+      printStep(OS, G, St, Stack);
+      continue;
     }
-    if (St.Assumed)
-      OS << "  [assumed: " << G.Nodes[St.Node].AssumedFrom << "]";
-    if (St.Unknown)
-      OS << "  [unbounded]";
-    if (!St.RepeatFrom.empty())
-      OS << "  [depth: " << St.RepeatFrom << "]";
-    OS << '\n';
+    uint64_t Bytes = 0;
+    for (size_t K = I; K < End; ++K)
+      Bytes = SaturatingAdd(Bytes, R.Chain[K].Bytes);
+    OS << "    " << format_decimal(Bytes, 10);
+    if (Stack)
+      OS << "          ";
+    OS << "  " << readable(stepName(G, St)) << "  [ScopeAlloc runtime: "
+       << End - I << " frames, down to " << readable(stepName(G, R.Chain[End - 1]))
+       << "]\n";
+    I = End - 1;
+  }
+  if (R.Nested.empty())
+    return;
+  OS << "    interrupt handlers on top (each may preempt what is above it):\n";
+  for (const NestedHandler &N : R.Nested) {
+    OS << "    " << format_decimal(N.Bytes, 10);
+    if (Stack)
+      OS << "          ";
+    OS << "  " << readable(G.Nodes[N.Node].Name) << "  (" << N.Kind << "; "
+       << N.Level << ")" << (N.Bounded ? "" : "  [unbounded]") << '\n';
   }
 }
 
@@ -150,9 +205,23 @@ static json::Array chainJSON(const CallGraph &G, const ResourceBound &R) {
 }
 
 static json::Object boundJSON(const CallGraph &G, const ResourceBound &R) {
-  return json::Object{{"bounded", R.Bounded},
-                      {"bytes", uint64_t(R.Bytes)},
-                      {"chain", chainJSON(G, R)}};
+  json::Object O{{"bounded", R.Bounded},
+                 {"bytes", uint64_t(R.Bytes)},
+                 {"chain", chainJSON(G, R)}};
+  // The entry's own worst case, and the interrupt handlers that may
+  // preempt it, counted on top.
+  if (!R.Nested.empty()) {
+    json::Array Nested;
+    for (const NestedHandler &N : R.Nested)
+      Nested.push_back(json::Object{{"function", G.Nodes[N.Node].Name},
+                                    {"kind", N.Kind},
+                                    {"bytes", uint64_t(N.Bytes)},
+                                    {"bounded", N.Bounded},
+                                    {"level", N.Level}});
+    O["own_bytes"] = uint64_t(R.OwnBytes);
+    O["interrupts"] = std::move(Nested);
+  }
+  return O;
 }
 
 void printJSON(raw_ostream &OS, const Image &Img, const CallGraph &G,

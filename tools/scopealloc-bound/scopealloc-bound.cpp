@@ -54,10 +54,17 @@ static cl::list<std::string>
            cl::desc("Worst-case stack of a function without facts, callees "
                     "included"),
            cl::cat(Category));
+static cl::list<std::string> InterruptPriority(
+    "interrupt-priority", cl::value_desc("handler=priority"),
+    cl::desc("An interrupt handler's priority: a lower number preempts a "
+             "higher one, equal ones do not nest (by default every handler "
+             "may preempt every other entry and handler, once)"),
+    cl::cat(Category));
 static cl::opt<std::string>
     Config("config", cl::value_desc("file"),
            cl::desc("Settings, one a line: 'entry <f>', 'recursion <f> "
-                    "<depth>', 'assume <f> <bytes>'"),
+                    "<depth>', 'assume <f> <bytes>', 'priority <handler> "
+                    "<number>'"),
            cl::cat(Category));
 static cl::opt<bool> NoBuiltin(
     "no-builtin-assumptions",
@@ -83,7 +90,7 @@ static cl::opt<std::string>
            cl::desc("A policy file (-scope-alloc-policy): the stack bounds, "
                     "pool sizes and recursion depths of its target that "
                     "applies ('stack-bound', 'entries', 'pool-sizes', "
-                    "'recursion')"),
+                    "'recursion', 'interrupt-priorities')"),
            cl::cat(Category));
 static cl::opt<std::string>
     TargetTag("target", cl::value_desc("tag"),
@@ -189,6 +196,9 @@ int main(int Argc, char **Argv) {
       return fail(toString(std::move(E)));
     S.AssumedFrom[StringRef(A).rsplit('=').first] = "--assume";
   }
+  for (const std::string &P : InterruptPriority)
+    if (Error E = parsePriority(P, S))
+      return fail(toString(std::move(E)));
   if (CallOverhead >= 0)
     S.CallOverhead = CallOverhead;
   if (RedZone >= 0)

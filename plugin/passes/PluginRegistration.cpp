@@ -59,9 +59,10 @@ policyParameters(StringRef Name, StringRef PassName, bool Quiet = false) {
 /// callback has just reported. Asked for the kind of a pipeline's first
 /// name, the parser tries the module-level callbacks and then the
 /// function-level ones with the same name: the second refusal stays quiet,
-/// so the error prints once.
+/// so the error prints once. Per thread: ThinLTO backends may parse a
+/// pipeline (--lto-newpm-passes) on several threads at once.
 static std::string &promoteRefusedAtModuleLevel() {
-  static std::string Name;
+  static thread_local std::string Name;
   return Name;
 }
 

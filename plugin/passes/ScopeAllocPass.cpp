@@ -71,27 +71,35 @@ struct StatisticsAtExit {
 
 } // namespace
 
-/// The remark's source location: the variable's declaration when there is
-/// debug info (allocas themselves carry no location), else the function.
-static DiagnosticLocation remarkLocation(AllocaInst &AI) {
-  SourceVariable SV = findSourceVariable(AI);
-  // The variable's own line: after optimisation the records' locations are
-  // often line 0 or the line of a use.
-  if (SV.Var && SV.Loc && SV.Loc.getLine() == SV.Var->getLine())
-    return DiagnosticLocation(SV.Loc); // with the column
-  if (SV.Var && SV.Var->getLine())
-    return DiagnosticLocation(DILocation::get(
-        AI.getContext(), SV.Var->getLine(), 0, SV.Var->getScope()));
-  if (SV.Loc && SV.Loc.getLine())
-    return DiagnosticLocation(SV.Loc);
-  return DiagnosticLocation(AI.getFunction()->getSubprogram());
+/// The remark's source location: the variable's declaration (BufferPlace),
+/// else the function.
+static DiagnosticLocation remarkLocation(const BufferPlace &Place) {
+  if (Place.Decl)
+    return DiagnosticLocation(DebugLoc(Place.Decl));
+  return DiagnosticLocation(Place.Subprogram);
 }
 
 static void emitRemark(OptimizationRemarkEmitter &ORE, const AllocaDecision &D,
                        const StackPolicy &Policy) {
   AllocaInst &AI = *D.Alloca;
+  BufferPlace Place = placeBuffer(AI);
   auto Describe = [&](auto R) {
-    R << "'" << ore::NV("Alloca", describeValue(AI)) << "' (";
+    // 'buf' in 'f' [inlined into 'g' at line 12[, into 'h' at line 30]]:
+    // the function names it even where the location cannot (opt, no -g).
+    R << "'" << ore::NV("Alloca", Place.Name) << "' in '"
+      << ore::NV("Function", Place.Function) << "'";
+    for (const BufferPlace::Call &C : Place.InlinedInto) {
+      R << (&C == &Place.InlinedInto.front() ? " inlined into '" : ", into '")
+        << ore::NV("Caller", C.Caller) << "'";
+      if (!C.Line)
+        continue;
+      if (C.File.empty())
+        R << " at line ";
+      else
+        R << " at " << ore::NV("CallFile", C.File) << ":";
+      R << ore::NV("CallLine", C.Line);
+    }
+    R << " (";
     if (D.Size)
       R << ore::NV("Size", *D.Size) << " bytes";
     else // no Size argument: record readers take Size as a number
@@ -121,7 +129,7 @@ static void emitRemark(OptimizationRemarkEmitter &ORE, const AllocaDecision &D,
       << ore::NV("Rule", ruleName(D.Rule.Id)) << "]";
     return R;
   };
-  DiagnosticLocation Loc = remarkLocation(AI);
+  DiagnosticLocation Loc = remarkLocation(Place);
   switch (D.Action) {
   case AllocaDecision::Demote:
     ORE.emit([&] {

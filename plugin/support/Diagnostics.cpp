@@ -33,7 +33,7 @@ static std::string locationPrefix(const Function *F, const Instruction *I) {
     OS << Loc->getFilename() << ":" << Loc->getLine() << ": ";
   else if (const DISubprogram *SP = F->getSubprogram())
     OS << SP->getFilename() << ":" << SP->getLine() << ": ";
-  OS << "in function '" << F->getName() << "': ";
+  OS << "in function '" << readableName(F->getName()) << "': ";
   return S;
 }
 
@@ -121,6 +121,124 @@ std::string describeValue(const Value &V) {
   else
     V.printAsOperand(OS, /*PrintType=*/false);
   return StringRef(S).trim().str();
+}
+
+/// The location of \p AI's lifetime start (clang puts it on the
+/// declaration), the first in the source when there are several.
+static const DILocation *lifetimeStartLoc(const AllocaInst &AI) {
+  SmallVector<const Value *, 4> Pointers{&AI};
+  for (const User *U : AI.users())
+    if (isa<BitCastInst>(U) || isa<AddrSpaceCastInst>(U))
+      Pointers.push_back(U);
+  const DILocation *Best = nullptr;
+  for (const Value *P : Pointers)
+    for (const User *U : P->users())
+      if (auto *II = dyn_cast<IntrinsicInst>(U);
+          II && II->getIntrinsicID() == Intrinsic::lifetime_start)
+        if (const DILocation *L = II->getDebugLoc().get();
+            L && L->getLine() &&
+            (!Best || std::make_pair(L->getLine(), L->getColumn()) <
+                          std::make_pair(Best->getLine(), Best->getColumn())))
+          Best = L;
+  return Best;
+}
+
+/// How many calls \p L was inlined through.
+static unsigned inlineDepth(const DILocation *L) {
+  unsigned Depth = 0;
+  while ((L = L->getInlinedAt()))
+    ++Depth;
+  return Depth;
+}
+
+/// \p Name without the suffixes the inliner gives cloned values (".i",
+/// ".i3", one per level).
+static std::string withoutInlinerSuffixes(StringRef Name) {
+  for (;;) {
+    size_t Dot = Name.rfind(".i");
+    if (Dot == StringRef::npos || Dot <= 1)
+      break;
+    StringRef Tail = Name.substr(Dot + 2);
+    if (!all_of(Tail, [](char C) { return C >= '0' && C <= '9'; }))
+      break;
+    Name = Name.substr(0, Dot);
+  }
+  return Name.str();
+}
+
+static bool hasInlinerSuffix(StringRef Name) {
+  return withoutInlinerSuffixes(Name).size() != Name.size();
+}
+
+/// A subprogram's name as readableName gives its function's.
+static std::string subprogramName(const DISubprogram *SP) {
+  if (!SP)
+    return "";
+  if (!SP->getLinkageName().empty())
+    return readableName(SP->getLinkageName());
+  return SP->getName().str();
+}
+
+BufferPlace placeBuffer(const AllocaInst &AI) {
+  BufferPlace P;
+  const Function &F = *AI.getFunction();
+  LLVMContext &Ctx = AI.getContext();
+  P.Subprogram = F.getSubprogram();
+  P.Name = describeValue(AI);
+  SourceVariable SV = findSourceVariable(AI);
+  const DILocation *VarLoc = SV.Loc.get();
+  const DILocation *Start = lifetimeStartLoc(AI);
+  if (SV.Var) {
+    unsigned Line = SV.Var->getLine();
+    // The declare's own location has the column of the name; after
+    // optimisation the records often say line 0 or a use's line, and the
+    // lifetime start has the column of the declaration.
+    if (VarLoc && Line && VarLoc->getLine() == Line)
+      P.Decl = VarLoc;
+    else if (Start && Line && Start->getLine() == Line &&
+             Start->getScope()->getSubprogram() ==
+                 SV.Var->getScope()->getSubprogram() &&
+             (!VarLoc || Start->getInlinedAt() == VarLoc->getInlinedAt()))
+      P.Decl = Start;
+    else if (Line)
+      P.Decl = DILocation::get(Ctx, Line, 0, SV.Var->getScope(),
+                               VarLoc ? VarLoc->getInlinedAt() : nullptr);
+    else if (VarLoc && VarLoc->getLine())
+      P.Decl = VarLoc;
+  } else if (Start) {
+    P.Decl = Start; // without -g: clang's location-tracking info
+  } else if (hasInlinerSuffix(irName(AI))) {
+    // An inlined buffer without a lifetime start: the callee, from the
+    // use that was inlined the fewest times.
+    const DILocation *Use = nullptr;
+    for (const User *U : AI.users())
+      if (auto *I = dyn_cast<Instruction>(U))
+        if (const DILocation *L = I->getDebugLoc().get();
+            L && inlineDepth(L) && (!Use || inlineDepth(L) < inlineDepth(Use)))
+          Use = L;
+    if (Use) {
+      DISubprogram *SP = Use->getScope()->getSubprogram();
+      P.Decl = DILocation::get(Ctx, SP->getLine(), 0, SP, Use->getInlinedAt());
+    }
+  }
+  P.Function = readableName(F.getName());
+  if (!P.Decl || !P.Decl->getInlinedAt())
+    return P;
+  P.Function = subprogramName(P.Decl->getScope()->getSubprogram());
+  for (const DILocation *Call = P.Decl->getInlinedAt(); Call;
+       Call = Call->getInlinedAt()) {
+    BufferPlace::Call C;
+    C.Caller = Call->getInlinedAt()
+                   ? subprogramName(Call->getScope()->getSubprogram())
+                   : readableName(F.getName());
+    if (Call->getFilename() != P.Decl->getFilename())
+      C.File = Call->getFilename().str();
+    C.Line = Call->getLine();
+    P.InlinedInto.push_back(std::move(C));
+  }
+  if (!SV.Var)
+    P.Name = withoutInlinerSuffixes(P.Name);
+  return P;
 }
 
 } // namespace scopealloc

@@ -8,6 +8,7 @@
 #ifndef SCOPEALLOC_DIAGNOSTICS_H
 #define SCOPEALLOC_DIAGNOSTICS_H
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -16,6 +17,8 @@
 namespace llvm {
 class AllocaInst;
 class DILocalVariable;
+class DILocation;
+class DISubprogram;
 class Function;
 class Instruction;
 class Module;
@@ -57,6 +60,30 @@ SourceVariable findSourceVariable(const llvm::AllocaInst &AI);
 /// A readable name for an alloca or other value: the source variable when
 /// debug info has one, else the IR name, else the printed instruction.
 std::string describeValue(const llvm::Value &V);
+
+/// Where a remark places a buffer and the function it names, so that a
+/// reader finds it with or without -g, inlined or not, from clang or opt.
+struct BufferPlace {
+  /// The declaration: the variable's line and, when debug info has it, the
+  /// column (of its declare record, else of its lifetime start). Null
+  /// when nothing locates the buffer; then Subprogram, if any.
+  const llvm::DILocation *Decl = nullptr;
+  const llvm::DISubprogram *Subprogram = nullptr;
+  /// describeValue(), without the inliner's ".i" suffixes.
+  std::string Name;
+  /// The function the buffer is declared in, readable (demangled): the
+  /// inlined callee for an inlined buffer.
+  std::string Function;
+  /// For an inlined buffer, each call it was inlined through, innermost
+  /// first; the last caller is the function that now holds it.
+  struct Call {
+    std::string Caller; ///< readable name of the calling function
+    std::string File;   ///< the call's file when not Decl's, else ""
+    unsigned Line = 0;  ///< the call's line (0: unknown)
+  };
+  llvm::SmallVector<Call, 2> InlinedInto;
+};
+BufferPlace placeBuffer(const llvm::AllocaInst &AI);
 
 } // namespace scopealloc
 

@@ -318,7 +318,7 @@ step "Fit under full LTO: the same stack bound of 256, fitted at the link"
 "$cc" "${ldflags[@]}" "${tight_policy[@]}" -flto -Rpass=scope-alloc \
   -fno-diagnostics-show-option startup.o lto.o -o lto.elf >lto-link.txt 2>&1 ||
   fail "the full-LTO link did not fit the stack bound of 256: $(cat lto-link.txt)"
-grep -q "'delay' (240 bytes.*moved to pool 'workspace'.*\[rule fit-stack-bound\]" lto-link.txt ||
+grep -q "'delay' in .* (240 bytes.*moved to pool 'workspace'.*\[rule fit-stack-bound\]" lto-link.txt ||
   fail "the LTO link moved no buffer by rule fit-stack-bound: $(cat lto-link.txt)"
 grep -q "entry 'main' (main): estimated stack [0-9]* bytes.*within its bound of 256 bytes.*after moving 1 buffer" lto-link.txt ||
   fail "the LTO link does not report main's estimate within 256: $(cat lto-link.txt)"

@@ -22,7 +22,7 @@ rm -rf "$work" && mkdir -p "$work" && cd "$work"
 "$flang" -O2 -fopenmp -mmlir -fdynamic-heap-array "$here/automatic.f90" -o heaparrays
 "$prefix/bin/scopealloc-flang" -O2 -fopenmp -Rpass=scope-alloc "$here/automatic.f90" -o scoped 2> scoped.remarks
 "$prefix/bin/scopealloc-flang" -O2 -fopenmp -mllvm -scope-alloc-max-stack-alloca=0 "$here/automatic.f90" -o limit0
-grep -q "'a' (dynamic size, align 8, scope none) moved to pool 'workspace'" scoped.remarks ||
+grep -q "'a' in .* (dynamic size, align 8, scope none) moved to pool 'workspace'" scoped.remarks ||
   fail "the automatic array should move to the workspace pool: $(cat scoped.remarks)"
 
 set +e

@@ -27,9 +27,9 @@
 ; RUN: cd / && %opt %loadplugin -scope-alloc-remark-sources -passes='lto<O2>' -pass-remarks=scope-alloc %t/full.bc -S -o %t/full.ll 2>&1 | FileCheck %s --check-prefix=REMARK -DDIR=%t
 ; RUN: FileCheck %s --check-prefix=LINKED < %t/thin.ll
 ; RUN: FileCheck %s --check-prefix=LINKED < %t/full.ll
-; REMARK-DAG: '%buf' (800 bytes, {{.*}}) moved to pool 'workspace': 800 bytes exceed the limit 512 bytes (target 'board' of policy file [[DIR]]/policy.yaml (-scope-alloc-target))
-; REMARK-DAG: '%flag' (64 bytes, {{.*}}) stays on the stack: {{.*}} fits the frame budget 100 bytes (command line)
-; REMARK-DAG: '%key' (64 bytes, {{.*}}) moved to pool 'workspace': {{.*}} but the frame budget 100 bytes (command line) is spent
+; REMARK-DAG: '%buf' in 'frame' (800 bytes, {{.*}}) moved to pool 'workspace': 800 bytes exceed the limit 512 bytes (target 'board' of policy file [[DIR]]/policy.yaml (-scope-alloc-target))
+; REMARK-DAG: '%flag' in 'frame' (64 bytes, {{.*}}) stays on the stack: {{.*}} fits the frame budget 100 bytes (command line)
+; REMARK-DAG: '%key' in 'frame' (64 bytes, {{.*}}) moved to pool 'workspace': {{.*}} but the frame budget 100 bytes (command line) is spent
 ; LINKED-NOT: scopealloc.lto.deferred
 ; LINKED-NOT: __scopealloc_lto_link_without_pass_plugin
 ; LINKED: define {{.*}}@frame(

@@ -6,7 +6,7 @@
 ; RUN: %opt %loadplugin -passes='thinlto-pre-link<O2>' -scope-alloc-max-stack-alloca=0 -pass-remarks=scope-alloc %s -o %t.bc 2>&1 | FileCheck %s --check-prefix=COMPILE
 ; RUN: llvm-dis %t.bc -o - | FileCheck %s --check-prefix=DECIDED
 ; RUN: %opt %loadplugin -passes='thinlto<O2>' -pass-remarks=scope-alloc %t.bc -disable-output 2>&1 | count 0
-; COMPILE: '%buf' (800 bytes, {{.*}}) moved to pool 'workspace'
+; COMPILE: '%buf' in 'frame' (800 bytes, {{.*}}) moved to pool 'workspace'
 ; DECIDED-NOT: scopealloc.lto.deferred
 ; DECIDED-NOT: scope-alloc-compile-options
 ; DECIDED: attributes #{{[0-9]+}} = {{.*}}"scope-alloc-decided"

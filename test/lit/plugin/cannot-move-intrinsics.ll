@@ -7,10 +7,10 @@
 ; RUN:   -pass-remarks-missed=scope-alloc 2>%t.remarks | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 
-; REMARK-DAG: '%root' (8 bytes, align 8, scope none) cannot leave the stack: it is a garbage-collector root (llvm.gcroot), which must be a stack slot [rule cannot-move]
-; REMARK-DAG: '%guard' (8 bytes, align 8, scope none) cannot leave the stack: it is the stack protector's slot (llvm.stackprotector) [rule cannot-move]
-; REMARK-DAG: '%guard.as1' (8 bytes, align 8, scope none) cannot leave the stack: it is the stack protector's slot (llvm.stackprotector) [rule cannot-move]
-; REMARK-DAG: '%escaped' (64 bytes, align 8, scope none) cannot leave the stack: it escapes through llvm.localescape [rule cannot-move]
+; REMARK-DAG: '%root' in 'gc_root' (8 bytes, align 8, scope none) cannot leave the stack: it is a garbage-collector root (llvm.gcroot), which must be a stack slot [rule cannot-move]
+; REMARK-DAG: '%guard' in 'stack_protector' (8 bytes, align 8, scope none) cannot leave the stack: it is the stack protector's slot (llvm.stackprotector) [rule cannot-move]
+; REMARK-DAG: '%guard.as1' in 'stack_protector_cast' (8 bytes, align 8, scope none) cannot leave the stack: it is the stack protector's slot (llvm.stackprotector) [rule cannot-move]
+; REMARK-DAG: '%escaped' in 'local_escape' (64 bytes, align 8, scope none) cannot leave the stack: it escapes through llvm.localescape [rule cannot-move]
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"

@@ -11,9 +11,9 @@
 ; X86: %err = alloca swifterror ptr
 ; X86: %ws_err = alloca swifterror ptr
 ; X86-WARN: warning: scope-alloc: in function 'f': '%ws_err' has scope 'global.workspace' but stays on the stack: swifterror slots must stay on the stack
-; X86-MISSED: '%args' (4 bytes, align 4, scope none) cannot leave the stack: inalloca argument memory is part of the call sequence [rule cannot-move]
-; X86-MISSED: '%err' (4 bytes, align 4, scope none) cannot leave the stack: swifterror slots must stay on the stack [rule cannot-move]
-; AS5: '%buf' (4096 bytes, align 4, scope none) cannot leave the stack: it is in address space 5, the workspace pools are in address space 0 (give the address space a scope to move it: -scope-alloc-address-space-scopes=5:<scope>) [rule cannot-move]
+; X86-MISSED: '%args' in 'f' (4 bytes, align 4, scope none) cannot leave the stack: inalloca argument memory is part of the call sequence [rule cannot-move]
+; X86-MISSED: '%err' in 'f' (4 bytes, align 4, scope none) cannot leave the stack: swifterror slots must stay on the stack [rule cannot-move]
+; AS5: '%buf' in 'g' (4096 bytes, align 4, scope none) cannot leave the stack: it is in address space 5, the workspace pools are in address space 0 (give the address space a scope to move it: -scope-alloc-address-space-scopes=5:<scope>) [rule cannot-move]
 
 ;--- x86.ll
 target datalayout = "e-m:e-p:32:32-i64:64-f80:32-n8:16:32-a:0:32-S32"

@@ -38,8 +38,8 @@ define void @pool_vla(i64 %n) {
 !0 = !{!"global.sram"}
 !1 = !{!"local"}
 
-; REMARK: '%moved' (dynamic size, align 1, scope none) moved to pool 'workspace': its size is only known at run time; dynamic allocations: demote (built-in default); its memory is released when the function returns, not at llvm.stackrestore [rule dynamic-size]
-; REMARK: '%t' (dynamic size, align 1, scope 'global.sram') moved to pool 'sram': scope 'global.sram' requires pool 'sram'; its memory is released when the function returns, not at llvm.stackrestore [rule scope-pool]
+; REMARK: '%moved' in 'mixed' (dynamic size, align 1, scope none) moved to pool 'workspace': its size is only known at run time; dynamic allocations: demote (built-in default); its memory is released when the function returns, not at llvm.stackrestore [rule dynamic-size]
+; REMARK: '%t' in 'pool_vla' (dynamic size, align 1, scope 'global.sram') moved to pool 'sram': scope 'global.sram' requires pool 'sram'; its memory is released when the function returns, not at llvm.stackrestore [rule scope-pool]
 
 declare ptr @llvm.stacksave()
 declare void @llvm.stackrestore(ptr)

@@ -41,9 +41,9 @@ entry:
 ; CHECK: attributes #[[NOUNWIND]] = { nounwind }
 
 ; Remarks cite the values; where they came from is under the option.
-; REMARK: remark: <unknown>:0:0: '%at_limit' (1024 bytes, align 16, scope none) stays on the stack: 1024 bytes are within the limit 1024 bytes [rule within-limit]
-; REMARK: remark: <unknown>:0:0: '%big' (1025 bytes, align 16, scope none) moved to pool 'workspace': 1025 bytes exceed the limit 1024 bytes [rule over-limit]
-; REMARK: remark: <unknown>:0:0: '%bigger' (2048 bytes, align 32, scope none) moved to pool 'workspace': 2048 bytes exceed the limit 1024 bytes [rule over-limit]
-; SOURCES: remark: <unknown>:0:0: '%at_limit' (1024 bytes, align 16, scope none) stays on the stack: 1024 bytes are within the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU)) [rule within-limit]
-; SOURCES: remark: <unknown>:0:0: '%big' (1025 bytes, align 16, scope none) moved to pool 'workspace': 1025 bytes exceed the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU)) [rule over-limit]
+; REMARK: remark: <unknown>:0:0: '%at_limit' in 'f' (1024 bytes, align 16, scope none) stays on the stack: 1024 bytes are within the limit 1024 bytes [rule within-limit]
+; REMARK: remark: <unknown>:0:0: '%big' in 'f' (1025 bytes, align 16, scope none) moved to pool 'workspace': 1025 bytes exceed the limit 1024 bytes [rule over-limit]
+; REMARK: remark: <unknown>:0:0: '%bigger' in 'f' (2048 bytes, align 32, scope none) moved to pool 'workspace': 2048 bytes exceed the limit 1024 bytes [rule over-limit]
+; SOURCES: remark: <unknown>:0:0: '%at_limit' in 'f' (1024 bytes, align 16, scope none) stays on the stack: 1024 bytes are within the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU)) [rule within-limit]
+; SOURCES: remark: <unknown>:0:0: '%big' in 'f' (1025 bytes, align 16, scope none) moved to pool 'workspace': 1025 bytes exceed the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU)) [rule over-limit]
 

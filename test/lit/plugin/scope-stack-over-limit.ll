@@ -32,6 +32,6 @@ define void @f() {
 ; WARN: warning: scope-alloc: in function 'f': '%stk' (2048 bytes) stays on the stack because of scope 'global.stack', but exceeds the limit 1024 bytes
 ; WARN-NOT: small
 
-; MISSED: '%loc' (4096 bytes, align 16, scope 'local') stays on the stack: scope 'local' requires the stack, although its 4096 bytes exceed the limit 1024 bytes
-; MISSED: '%stk' (2048 bytes, align 16, scope 'global.stack') stays on the stack
+; MISSED: '%loc' in 'f' (4096 bytes, align 16, scope 'local') stays on the stack: scope 'local' requires the stack, although its 4096 bytes exceed the limit 1024 bytes
+; MISSED: '%stk' in 'f' (2048 bytes, align 16, scope 'global.stack') stays on the stack
 ; MISSED-NOT: small

@@ -27,6 +27,6 @@ define void @f() {
 !0 = !{!"global.workspace"}
 !1 = !{!"global"}
 
-; REMARK: '%ws' (4 bytes, align 4, scope 'global.workspace') moved to pool 'workspace': scope 'global.workspace' requires pool 'workspace' [rule scope-pool]
-; REMARK: '%glob_small' (4 bytes, align 4, scope 'global') stays on the stack: 4 bytes are within the limit
-; REMARK: '%glob_big' (4096 bytes, align 4, scope 'global') moved to pool 'workspace': 4096 bytes exceed the limit
+; REMARK: '%ws' in 'f' (4 bytes, align 4, scope 'global.workspace') moved to pool 'workspace': scope 'global.workspace' requires pool 'workspace' [rule scope-pool]
+; REMARK: '%glob_small' in 'f' (4 bytes, align 4, scope 'global') stays on the stack: 4 bytes are within the limit
+; REMARK: '%glob_big' in 'f' (4096 bytes, align 4, scope 'global') moved to pool 'workspace': 4096 bytes exceed the limit

@@ -25,4 +25,4 @@ define void @f() {
 ; BIG: %small = alloca i64
 ; BIG: %big = alloca [4096 x i8]
 ; BIG-NOT: __scopealloc
-; REMARK: '%small' (8 bytes, align 8, scope none) moved to pool 'workspace': 8 bytes exceed the limit 0 bytes (-scope-alloc-max-stack-alloca) [rule over-limit]
+; REMARK: '%small' in 'f' (8 bytes, align 8, scope none) moved to pool 'workspace': 8 bytes exceed the limit 0 bytes (-scope-alloc-max-stack-alloca) [rule over-limit]

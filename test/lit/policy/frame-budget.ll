@@ -36,8 +36,8 @@ define void @f() {
 }
 !0 = !{!"local"}
 
-; REMARK: '%table' (400 bytes, align 1, scope none) moved to pool 'workspace': 400 bytes are within the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU)), but the frame budget 600 bytes (command line) is spent on allocations that must stay or gain more from the stack (300 bytes kept) [rule over-budget]
-; REMARK: '%busy' (100 bytes, align 1, scope none) stays on the stack: 100 bytes are within the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU)); fits the frame budget 600 bytes (command line) [rule within-limit]
+; REMARK: '%table' in 'f' (400 bytes, align 1, scope none) moved to pool 'workspace': 400 bytes are within the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU)), but the frame budget 600 bytes (command line) is spent on allocations that must stay or gain more from the stack (300 bytes kept) [rule over-budget]
+; REMARK: '%busy' in 'f' (100 bytes, align 1, scope none) stays on the stack: 100 bytes are within the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU)); fits the frame budget 600 bytes (command line) [rule within-limit]
 
 ; ERROR: error: scope-alloc: in function 'g': '%big' (700 bytes) must stay on the stack because of scope 'global.stack', but alone exceeds the frame budget 600 bytes (command line) (policy key stack-scope-over-budget: error, built-in default)
 ; WARN: warning: scope-alloc: in function 'g': '%big' (700 bytes) must stay on the stack because of scope 'global.stack', but alone exceeds the frame budget 600 bytes (target 't' of policy file {{.*}}warn.yaml (-scope-alloc-target))

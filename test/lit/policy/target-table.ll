@@ -20,12 +20,12 @@ define void @f() {
   ret void
 }
 
-; HOSTED64: '%buf' (300 bytes, {{.*}}) stays on the stack: 300 bytes are within the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU))
-; HOSTED32: '%buf' (300 bytes, {{.*}}) stays on the stack: 300 bytes are within the limit 1024 bytes (target default for i686-unknown-linux-gnu (hosted 32-bit CPU))
-; BAREMETAL: '%buf' (300 bytes, {{.*}}) moved to pool 'workspace': 300 bytes exceed the limit 256 bytes (target default for thumbv7em-none-eabi (bare-metal: stacks of a few KiB))
-; RISCV: '%buf' (300 bytes, {{.*}}) moved to pool 'workspace': 300 bytes exceed the limit 256 bytes (target default for riscv32-unknown-elf (bare-metal
-; WASM: '%buf' (300 bytes, {{.*}}) stays on the stack: 300 bytes are within the limit 512 bytes (target default for wasm32-unknown-unknown (WebAssembly
-; WASM: '%big' (600 bytes, {{.*}}) moved to pool 'workspace': 600 bytes exceed the limit 512 bytes
+; HOSTED64: '%buf' in 'f' (300 bytes, {{.*}}) stays on the stack: 300 bytes are within the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU))
+; HOSTED32: '%buf' in 'f' (300 bytes, {{.*}}) stays on the stack: 300 bytes are within the limit 1024 bytes (target default for i686-unknown-linux-gnu (hosted 32-bit CPU))
+; BAREMETAL: '%buf' in 'f' (300 bytes, {{.*}}) moved to pool 'workspace': 300 bytes exceed the limit 256 bytes (target default for thumbv7em-none-eabi (bare-metal: stacks of a few KiB))
+; RISCV: '%buf' in 'f' (300 bytes, {{.*}}) moved to pool 'workspace': 300 bytes exceed the limit 256 bytes (target default for riscv32-unknown-elf (bare-metal
+; WASM: '%buf' in 'f' (300 bytes, {{.*}}) stays on the stack: 300 bytes are within the limit 512 bytes (target default for wasm32-unknown-unknown (WebAssembly
+; WASM: '%big' in 'f' (600 bytes, {{.*}}) moved to pool 'workspace': 600 bytes exceed the limit 512 bytes
 ; GPU-NOT: remark
 ; GPU: %big = alloca [600 x i8]
 ; GPU-NOT: __scopealloc

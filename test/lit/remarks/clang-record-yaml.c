@@ -73,7 +73,10 @@ void kernel(int n) {
 // CHECK-NEXT: Args:
 // CHECK-NEXT:   - String:          ''''
 // CHECK-NEXT:   - Alloca:          row
-// CHECK-NEXT:   - String:          ''' ('
+// CHECK-NEXT:   - String:          ''' in '''
+// CHECK-NEXT:   - Function:        kernel
+// CHECK-NEXT:   - String:          ''''
+// CHECK-NEXT:   - String:          ' ('
 // CHECK-NEXT:   - String:          dynamic size
 // CHECK-NEXT:   - String:          ', align '
 // CHECK:        - Rule:            dynamic-size

@@ -32,7 +32,10 @@ define void @f(i64 %n) {
 ; CHECK-NEXT: Args:
 ; CHECK-NEXT:   - String:          ''''
 ; CHECK-NEXT:   - Alloca:          '%big'
-; CHECK-NEXT:   - String:          ''' ('
+; CHECK-NEXT:   - String:          ''' in '''
+; CHECK-NEXT:   - Function:        f
+; CHECK-NEXT:   - String:          ''''
+; CHECK-NEXT:   - String:          ' ('
 ; CHECK-NEXT:   - Size:            '4096'
 ; CHECK-NEXT:   - String:          ' bytes'
 ; CHECK-NEXT:   - String:          ', align '

@@ -7,7 +7,8 @@
 // defines a pool against the pool's buffer: scopealloc-bound --check runs
 // on the link's output and, when a bound does not hold, prints the chain
 // and deletes the image. -shared and -r links are not checked: their
-// callers own the stack.
+// callers own the stack. A check that passes is quiet; -v prints it as a
+// job, with its result, and -### prints it without running it.
 //   SCOPEALLOC_BOUND_CHECK=warn  report the violations, keep the image
 //   SCOPEALLOC_BOUND_CHECK=off   no check
 //
@@ -22,7 +23,9 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/SHA1.h"
+#include "llvm/Support/raw_ostream.h"
 #include <chrono>
 #include <cstdlib>
 
@@ -71,11 +74,52 @@ std::optional<BoundCheck> boundCommand(const Settings &S, Compilation &C,
   if (!Check.OnlyIfPools)
     if (TargetInfo T = probeTarget(S, C.getArgs()); !T.Triple.empty())
       Cmd.push_back("--triple=" + T.Triple);
-  Cmd.push_back(Mode == "warn" ? "--warn-only" : "--delete-on-failure");
+  Check.WarnOnly = Mode == "warn";
+  Cmd.push_back(Check.WarnOnly ? "--warn-only" : "--delete-on-failure");
   const std::vector<std::string> &Outputs = Link.getOutputFilenames();
   Check.Image = Outputs.empty() ? "a.out" : Outputs.front();
   Cmd.push_back(Check.Image);
   return Check;
+}
+
+// As clang's Command::Print: the program always quoted, the arguments when
+// Quote (-###) or when they need it (-v).
+static void printCommand(ArrayRef<std::string> Command, raw_ostream &OS,
+                         bool Quote) {
+  for (size_t I = 0; I < Command.size(); ++I) {
+    OS << ' ';
+    sys::printArg(OS, Command[I], /*Quote=*/Quote || I == 0);
+  }
+  OS << '\n';
+}
+
+void printBoundCheck(const BoundCheck &Check, raw_ostream &OS) {
+  // Nothing is linked yet: whether the image defines a pool is unknown.
+  if (Check.OnlyIfPools)
+    OS << " (only if " << Check.Image << " defines a pool)\n";
+  printCommand(Check.Command, OS, /*Quote=*/true);
+}
+
+int runBoundCheck(const BoundCheck &Check, bool Verbose) {
+  // -v shows every job clang runs; the check is one, so it shows too.
+  if (Verbose) {
+    printCommand(Check.Command, errs(), /*Quote=*/false);
+    errs().flush();
+  }
+  std::vector<StringRef> Argv(Check.Command.begin(), Check.Command.end());
+  std::string Error;
+  int Status = sys::ExecuteAndWait(Argv.front(), Argv, {}, {}, 0, 0, &Error);
+  if (Status < 0)
+    errs() << "scopealloc-clang: " << Argv.front() << ": " << Error << "\n";
+  else if (Verbose && Status == 0)
+    errs() << "scopealloc-clang: bound check of " << Check.Image
+           << (Check.WarnOnly ? " done (SCOPEALLOC_BOUND_CHECK=warn: a bound "
+                                "that does not hold is a warning above)\n"
+                              : " passed: the bounds hold\n");
+  else if (Verbose)
+    errs() << "scopealloc-clang: bound check of " << Check.Image
+           << " failed (exit status " << Status << ")\n";
+  return Status;
 }
 
 bool definesPool(StringRef Image) {

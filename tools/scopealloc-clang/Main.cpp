@@ -119,7 +119,7 @@ int main(int Argc, const char **Argv) {
     explainLinkErrors(S, C);
   std::vector<BoundCheck> Checks;
   for (const Command &Job : C.getJobs())
-    if (Job.getCreator().isLinkJob() && !PrintOnly)
+    if (Job.getCreator().isLinkJob())
       if (auto Check = boundCommand(S, C, Job))
         Checks.push_back(*Check);
   std::string Marker = cacheMarker(S, O, C);
@@ -131,6 +131,12 @@ int main(int Argc, const char **Argv) {
       Result = Status;
   if (Result)
     return Result;
+  // -###: the checks are jobs too, printed as clang prints its own.
+  if (PrintOnly) {
+    for (const BoundCheck &Check : Checks)
+      printBoundCheck(Check, errs());
+    return 0;
+  }
 
   // --version: clang's text first (build systems read its first line).
   if (C.getArgs().hasArg(options::OPT__version))
@@ -139,9 +145,10 @@ int main(int Argc, const char **Argv) {
            << " pass plugin " << S.Plugin << ")\n";
   if (!Marker.empty())
     appendLine(C, Marker);
+  bool Verbose = C.getArgs().hasArg(options::OPT_v);
   for (const BoundCheck &Check : Checks)
     if (!Check.OnlyIfPools || definesPool(Check.Image))
-      if (int Status = run(Check.Command))
+      if (int Status = runBoundCheck(Check, Verbose))
         return Status;
   return 0;
 }

@@ -33,6 +33,10 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
 namespace scopealloc {
 
 /// Prints "scopealloc-clang: <Message>" and exits with 1.
@@ -174,6 +178,7 @@ struct BoundCheck {
   std::vector<std::string> Command;
   std::string Image;
   bool OnlyIfPools = false;
+  bool WarnOnly = false; // SCOPEALLOC_BOUND_CHECK=warn
 };
 std::optional<BoundCheck> boundCommand(const Settings &S,
                                        clang::driver::Compilation &C,
@@ -182,6 +187,12 @@ std::optional<BoundCheck> boundCommand(const Settings &S,
 bool definesPool(llvm::StringRef Image);
 /// Validates SCOPEALLOC_BOUND_CHECK (on, warn, off).
 std::string boundCheckMode();
+/// Prints the check as -### prints clang's jobs; a check that depends on
+/// the image's pools is preceded by a line saying so.
+void printBoundCheck(const BoundCheck &Check, llvm::raw_ostream &OS);
+/// Runs the check; \p Verbose (-v) prints it first and its result after.
+/// Returns its exit status (negative when it could not run).
+int runBoundCheck(const BoundCheck &Check, bool Verbose);
 
 /// Makes the link jobs print, after the linker's own messages, what an
 /// undefined __scopealloc_* symbol means and how to fix it (LinkErrors.cpp).

@@ -29,6 +29,14 @@ static cl::opt<std::string> ReportPath(
              "to a new uniquely named file in <dir>/ (one per module)"),
     cl::value_desc("file|dir/"));
 
+// The wrappers name the file a module's code ends up in, so that a summary
+// counts only the newest report of each object (docs/report-schema.md).
+static cl::opt<std::string> ReportOutput(
+    "scope-alloc-report-output", cl::cat(scopealloc::optionCategory()),
+    cl::desc("Record <file> as the report's 'output': the object (or image) "
+             "the module's code ends up in"),
+    cl::value_desc("file"));
+
 namespace scopealloc {
 
 bool reportRequested() { return !ReportPath.empty(); }
@@ -274,6 +282,8 @@ void ModuleReport::print(raw_ostream &OS) const {
     J.attribute("module", M.getModuleIdentifier());
     J.attribute("source_file", M.getSourceFileName());
     J.attribute("directory", Directory.str());
+    J.attribute("output", ReportOutput.empty() ? json::Value(nullptr)
+                                               : json::Value(ReportOutput));
     J.attribute("target_triple", targetTripleString(M));
     J.attribute("complete", Failed.empty());
     J.attributeArray("failed_functions", [&] {

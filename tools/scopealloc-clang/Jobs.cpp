@@ -5,7 +5,8 @@
 // only edits the jobs it built:
 //   - a -cc1 job that runs LLVM loads the plugin (-load for its -mllvm
 //     options, -fpass-plugin for the pass) and gets the plugin's options:
-//     facts, report, pool usage, value names;
+//     facts, report (named after the object it describes), pool usage,
+//     value names;
 //   - every other clang job (preprocessor, integrated assembler, -emit-ast,
 //     --analyze, --precompile...) loses the -mllvm -scope-alloc-* options,
 //     which nothing there would parse;
@@ -18,15 +19,18 @@
 #include "ScopeAllocClang.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Driver/Action.h"
+#include "clang/Driver/InputInfo.h"
 #include "clang/Driver/Job.h"
 #include "clang/Driver/Tool.h"
 #include "clang/Driver/ToolChain.h"
 #include "clang/Driver/Types.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SHA1.h"
 #include "llvm/Support/raw_ostream.h"
 #include <fcntl.h>
 #include <map>
@@ -178,6 +182,64 @@ poolUsageFile(const Command &Job,
   return Name.str().str();
 }
 
+namespace {
+struct ReportTarget {
+  std::string File;   // the -scope-alloc-report value
+  std::string Output; // what the report records as its output; "" for none
+};
+} // namespace
+
+// A compile's report is named after the object it writes, so that a rebuild
+// of the object replaces its report instead of adding one:
+// <dir>/<object stem>-<hash of its path>.json. An object that is a
+// temporary of a compile and link is named by the image and its source:
+// <dir>/<source stem>-<hash of both>.json.
+// LTO compile steps and output to stdout keep the directory: the pass
+// names their reports.
+static ReportTarget reportTarget(StringRef Dir, const Command &Job,
+                                 Compilation &C) {
+  const ArgStringList &Args = Job.getArguments();
+  StringRef Object = valueOf(Args, "-o");
+  bool LTO = any_of(Args, [](StringRef Arg) {
+    return Arg == "-flto" || Arg.starts_with("-flto=");
+  });
+  if (LTO || Object.empty() || Object == "-")
+    return {Dir.str(), ""};
+  StringRef Source = valueOf(Args, "-main-file-name");
+  SmallString<256> Output(Object);
+  std::string Identity;
+  bool Temporary = any_of(C.getTempFiles(),
+                          [&](const char *File) { return Object == File; });
+  if (Temporary) {
+    Output = C.getArgs().getLastArgValue(options::OPT_o, "a.out");
+    Identity = "image ";
+  }
+  sys::fs::make_absolute(Output);
+  sys::path::remove_dots(Output, /*remove_dot_dot=*/true);
+  Identity += Output.str().str();
+  // The image holds several sources: each is a module of its own. An
+  // object holds one: built from another source, it replaces the report.
+  for (const InputInfo &In : Job.getInputInfos())
+    if (Temporary && In.isFilename()) {
+      SmallString<256> Input(In.getFilename());
+      sys::fs::make_absolute(Input);
+      Identity += '\0' + Input.str().str();
+    }
+  // CMake's objects are main.c.o: the name without either extension.
+  std::string Stem = sys::path::stem(Temporary ? Source : Object).str();
+  if (!Temporary)
+    Stem = sys::path::stem(Stem).str();
+  for (char &Ch : Stem)
+    if (!isAlnum(Ch) && Ch != '-' && Ch != '_' && Ch != '.')
+      Ch = '_';
+  if (Stem.empty() || Stem[0] == '-' || Stem[0] == '.')
+    Stem.insert(0, "module"); // no option-like or hidden names
+  std::string Hash = toHex(SHA1::hash(arrayRefFromStringRef(Identity)),
+                           /*LowerCase=*/true)
+                         .substr(0, 16);
+  return {(Dir + Stem + "-" + Hash + ".json").str(), Output.str().str()};
+}
+
 void rewriteJobs(const Settings &S, const JobOptions &O, Compilation &C) {
   const opt::DerivedArgList &Args = C.getArgs();
   bool AnyLLVM = false;
@@ -222,8 +284,12 @@ void rewriteJobs(const Settings &S, const JobOptions &O, Compilation &C) {
       // What scopealloc-bound reads: machine frame sizes and the facts.
       New.push_back("-fstack-size-section");
       MLLVM("-scope-alloc-facts");
-      if (!Report.empty())
-        MLLVM("-scope-alloc-report=" + Report);
+      if (!Report.empty()) {
+        ReportTarget R = reportTarget(Report, Job, C);
+        MLLVM("-scope-alloc-report=" + R.File);
+        if (!R.Output.empty())
+          MLLVM("-scope-alloc-report-output=" + R.Output);
+      }
       if (O.PoolUsage) {
         std::string File = poolUsageFile(Job, SourcesOfStackUsage);
         if (!File.empty())
@@ -241,6 +307,28 @@ void rewriteJobs(const Settings &S, const JobOptions &O, Compilation &C) {
       if (!LLVM && Arg == "-mllvm" && I + 1 < Old.size() &&
           isPluginOption(Old[I + 1])) {
         ++I; // nothing here loads the plugin to parse it
+        continue;
+      }
+      // A report directory of the user's (CMake's REPORT_DIR): named per
+      // object as the wrapper's own.
+      StringRef Dir;
+      if (LLVM && Arg == "-mllvm" && I + 1 < Old.size()) {
+        StringRef Value = Old[I + 1];
+        if (Value.consume_front("-scope-alloc-report=") && !Value.empty() &&
+            (sys::path::is_separator(Value.back()) ||
+             sys::fs::is_directory(Value)))
+          Dir = Value; // not a file: a file is the user's choice
+      }
+      if (!Dir.empty()) {
+        sys::fs::create_directories(Dir);
+        std::string Slashed = Dir.str();
+        if (!sys::path::is_separator(Slashed.back()))
+          Slashed += '/';
+        ReportTarget R = reportTarget(Slashed, Job, C);
+        MLLVM("-scope-alloc-report=" + R.File);
+        if (!R.Output.empty())
+          MLLVM("-scope-alloc-report-output=" + R.Output);
+        ++I;
         continue;
       }
       New.push_back(Old[I]);

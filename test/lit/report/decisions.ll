@@ -57,6 +57,7 @@ declare swiftcc void @may_fail(ptr swifterror)
 ; JSON-NEXT:   "module": "{{.*}}decisions.ll",
 ; JSON-NEXT:   "source_file": "{{.*}}decisions.ll",
 ; JSON-NEXT:   "directory": "{{.+}}",
+; JSON-NEXT:   "output": null,
 ; JSON-NEXT:   "target_triple": "x86_64-unknown-linux-gnu",
 ; JSON-NEXT:   "complete": true,
 ; JSON-NEXT:   "failed_functions": [],

@@ -10,8 +10,10 @@ ENTRY: every step of the stack chain is the function's .stack_sizes frame
 plus the per-call overhead (plus the red zone on a leaf), consecutive steps
 are calls the facts name, and the bound is the sum; every pool chain step is
 the function's pool frame rounded to the minimum alignment plus the padding
-a larger alignment may need, and the pool's bound is the sum. Prints one
-line per checked bound; exits 1 on the first mismatch.
+a larger alignment may need, and the pool's bound is the sum. Interrupt
+handlers nested on top of an entry (`interrupts`) each count their own
+entry's worst case, and the bound is the chain's sum (`own_bytes`) plus
+theirs. Prints one line per checked bound; exits 1 on the first mismatch.
 """
 import json
 import re
@@ -62,6 +64,37 @@ def dump(path):
     return funcs
 
 
+def own_bytes(bound):
+    return bound.get("own_bytes", bound["bytes"])
+
+
+def nested(entries, name, what, bound, own):
+    """Checks that BOUND is OWN, the chain's sum, plus the interrupt
+    handlers nested on top, each its own entry's worst case; returns it."""
+    if own_bytes(bound) != own:
+        fail("%s: %s: own part %d, chain sums to %d" %
+             (name, what, own_bytes(bound), own))
+    total = own
+    for n in bound.get("interrupts", []):
+        handler = entries.get(n["function"])
+        if handler is None:
+            fail("%s: %s: nested handler %s is no entry" %
+                 (name, what, n["function"]))
+        if what == "stack":
+            theirs = handler["stack"]
+        else:
+            theirs = handler["pools"].get(what[len("pool "):])
+        if theirs is None or own_bytes(theirs) != n["bytes"]:
+            fail("%s: %s: nested %s counts %d bytes, its own worst case is %s"
+                 % (name, what, n["function"], n["bytes"],
+                    theirs and own_bytes(theirs)))
+        total += n["bytes"]
+    if bound["bytes"] != total:
+        fail("%s: %s bound %d, the chain and nested handlers sum to %d" %
+             (name, what, bound["bytes"], total))
+    return total
+
+
 def main():
     bound = json.load(open(sys.argv[1]))
     frames = stack_sizes(sys.argv[2])
@@ -99,11 +132,12 @@ def main():
                 fail("%s: %s counts %d bytes, expected %d" %
                      (name, fn, step["bytes"], want))
             total += want
-        if e["stack"]["bytes"] != total:
-            fail("%s: stack bound %d, chain sums to %d" %
-                 (name, e["stack"]["bytes"], total))
-        print("%s: stack %d bytes = %s" % (
-            name, total, " + ".join(str(s["bytes"]) for s in chain)))
+        own = total
+        total = nested(entries, name, "stack", e["stack"], own)
+        print("%s: stack %d bytes = %s%s" % (
+            name, total, " + ".join(str(s["bytes"]) for s in chain),
+            "".join(" + %d %s" % (n["bytes"], n["function"])
+                    for n in e["stack"].get("interrupts", []))))
         for pool, b in sorted(e["pools"].items()):
             total = 0
             for step in b["chain"]:
@@ -113,9 +147,7 @@ def main():
                     fail("%s: pool %s: %s counts %d bytes, expected %d" %
                          (name, pool, step["function"], step["bytes"], want))
                 total += want
-            if b["bytes"] != total:
-                fail("%s: pool %s bound %d, chain sums to %d" %
-                     (name, pool, b["bytes"], total))
+            total = nested(entries, name, "pool " + pool, b, total)
             print("%s: pool %s %d bytes" % (name, pool, total))
 
 

@@ -2,8 +2,9 @@
 """The documentation checks fail when they should: each checker is run on a
 small source tree that is right, then on copies with one mistake each
 (a broken link, a missing anchor, a long README, an undocumented variable,
-a documented one nobody reads, a man page missing a variable), and must
-pass the first and name each mistake."""
+a documented one nobody reads, a man page missing a variable, a quoted
+output that drifted from what its command prints, a documented command that
+fails), and must pass the first and name each mistake."""
 import os
 import shutil
 import subprocess
@@ -11,6 +12,38 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+# A page quoting what its commands print (check_quotes.py): a file, a
+# session whose output names the installed tree ($P, printed as <P>), the
+# second line of a command's output, and commands that must succeed.
+QUOTED = '''# Quoted
+
+<!-- docs-test: file greeting.txt -->
+```
+hello
+```
+
+<!-- docs-test: transcript -->
+```
+$ cat greeting.txt
+hello
+$ echo "$P/bin"; echo warning >&2
+<P>/bin
+warning
+```
+
+<!-- docs-test: output
+run: printf 'a\\nb\\nc\\n'
+keep: [bc]
+head: 1
+-->
+    b
+
+<!-- docs-test: commands -->
+```sh
+test -f greeting.txt
+```
+'''
 
 GOOD = {
     'README.md': '# Title\n\nSee [the page](docs/page.md#a-section) and [here](#title).\n'
@@ -32,6 +65,7 @@ GOOD = {
     'docs/man/scopealloc-clang.1': '.TP\n.B \\-\\-scopealloc\\-flag\n.B SCOPEALLOC_TWO\n',
     'docs/man/scopealloc-bound.1': '.B \\-\\-check \\-\\-help\n',
     'docs/man/scopealloc-report.1': '.B \\-\\-top \\-h \\-\\-help\n',
+    'docs/quoted.md': QUOTED,
 }
 
 # (description, files to change {path: content or None to delete}, checker, expected text)
@@ -54,6 +88,15 @@ MISTAKES = [
     ('a --help option missing from its man page',
      {'docs/man/scopealloc-report.1': '.B \\-h \\-\\-help\n'}, 'man',
      'scopealloc-report.1 does not name --top'),
+    ('a quoted output that drifted from what its command prints',
+     {'docs/quoted.md': QUOTED.replace('\nhello\n$ echo', '\nhullo\n$ echo')}, 'quotes',
+     "docs/quoted.md:10: the quoted output of `cat greeting.txt` differs from what it prints:\n"
+     "--- quoted\n+++ printed\n@@ -1 +1 @@\n-hullo\n+hello"),
+    ('a quoted line the command no longer prints',
+     {'docs/quoted.md': QUOTED.replace('    b\n', '    c\n')}, 'quotes', '-c\n+b'),
+    ('a documented command that fails',
+     {'docs/quoted.md': QUOTED.replace('test -f greeting.txt', 'test -f gone.txt')}, 'quotes',
+     '`test -f gone.txt` fails (exit 1)'),
 ]
 
 
@@ -77,7 +120,9 @@ def make_tree(root, changes=None):
 def run(checker, root, bound):
     cmd = {'links': [sys.executable, os.path.join(HERE, 'check_links.py'), root],
            'env': [sys.executable, os.path.join(HERE, 'check_env.py'), root],
-           'man': [sys.executable, os.path.join(HERE, 'check_man.py'), root, '--bound', bound]}[checker]
+           'man': [sys.executable, os.path.join(HERE, 'check_man.py'), root, '--bound', bound],
+           'quotes': [sys.executable, os.path.join(HERE, 'check_quotes.py'), root,
+                      '--prefix', os.path.join(root, 'prefix')]}[checker]
     r = subprocess.run(cmd, capture_output=True, text=True)
     return r.returncode, r.stdout + r.stderr
 
@@ -87,7 +132,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         good = os.path.join(tmp, 'good')
         bound = make_tree(good)
-        for checker in ('links', 'env', 'man'):
+        for checker in ('links', 'env', 'man', 'quotes'):
             rc, out = run(checker, good, bound)
             if rc != 0:
                 print(f'FAIL: {checker} rejects a correct tree:\n{out}')

@@ -159,8 +159,8 @@ int main(void) {
   return 0;
 }
 
-// MOVED-DAG: remark: '{{%?}}tile' ({{.*}}) moved to pool 'dma'
-// MOVED-DAG: remark: '{{%?}}buf' ({{.*}}) moved to pool 'staging'
+// MOVED-DAG: remark: '{{%?}}tile' in 'kernel' ({{.*}}) moved to pool 'dma'
+// MOVED-DAG: remark: '{{%?}}buf' in {{'[a-z_]+'}} ({{.*}}) moved to pool 'staging'
 
 // CHECK: thread 0: [[#]]
 // CHECK-NOT: overwritten

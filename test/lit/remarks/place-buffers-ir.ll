@@ -59,15 +59,15 @@ define void @entry() !dbg !10 {
   %tile.i = alloca [128 x i8], align 16
   %tile.i1 = alloca [128 x i8], align 16
   %line.i2 = alloca [16 x i8], align 1
-  call void @llvm.lifetime.start.p0(ptr %tile.i), !dbg !21
+  call void @llvm.lifetime.start.p0(i64 128, ptr %tile.i), !dbg !21
   call void @use(ptr %tile.i), !dbg !22
-  call void @llvm.lifetime.start.p0(ptr %tile.i1), !dbg !31
+  call void @llvm.lifetime.start.p0(i64 128, ptr %tile.i1), !dbg !31
   call void @use(ptr %tile.i1), !dbg !32
   call void @use(ptr %line.i2), !dbg !42
   ret void, !dbg !50
 }
 
-declare void @llvm.lifetime.start.p0(ptr)
+declare void @llvm.lifetime.start.p0(i64, ptr)
 
 !llvm.dbg.cu = !{!0}
 !llvm.module.flags = !{!2}

@@ -99,6 +99,15 @@ struct Image {
     bool PerThread;
   };
   std::map<std::string, StaticRegion> StaticRegions;
+  /// The stack a bare-metal link reserves, from its linker script: a pair
+  /// of symbols around it (__stack_bottom/__stack_top, _sstack/_estack,
+  /// __StackLimit/__StackTop, ...), else a section (.stack, .stack_dummy,
+  /// .co_stack), else a size symbol (_Min_Stack_Size, __stack_size,
+  /// STACK_SIZE, ...). Bytes 0: none found (or a hosted image).
+  struct ReservedStack {
+    uint64_t Bytes = 0;
+    std::string From; ///< "symbols __stack_bottom..__stack_top"
+  } Stack;
   /// What could not be read, e.g. a truncated record.
   std::vector<std::string> Problems;
 

@@ -39,6 +39,8 @@ public:
       checkStack(E);
     for (const std::string &Pool : G.Pools)
       checkPool(Pool);
+    checkReservedStack();
+    checkPoolSizes();
     return Result;
   }
 
@@ -94,6 +96,70 @@ private:
             << ", over its bound of " << L->Bytes << " bytes (" << L->From
             << "); critical chain:\n";
     printChainRows(OS, G, E.Stack, /*Stack=*/true);
+  }
+
+  /// The stack the linker script reserves against what the entries need
+  /// and what the policy promises: an image whose worst case overruns its
+  /// own stack, or a bound the reservation cannot keep, is an error.
+  void checkReservedStack() {
+    const Image::ReservedStack &R = Img.Stack;
+    if (!R.Bytes)
+      return;
+    std::string Reserved = std::to_string(R.Bytes) +
+                           " bytes the image reserves for the stack (" +
+                           R.From + ", from its linker script)";
+    auto Promise = [&](const Limit &L) {
+      if (L.Bytes <= R.Bytes)
+        return;
+      error() << "stack bound of " << L.Bytes << " bytes (" << L.From
+              << ") is more than the " << Reserved
+              << ": reserve at least " << L.Bytes
+              << " bytes, or lower the bound\n";
+    };
+    if (S.StackBound)
+      Promise(*S.StackBound);
+    for (const auto &[Entry, L] : S.EntryBounds)
+      Promise(L);
+    // One stack: the entry that needs most of it (bounded) is the error.
+    const EntryBound *Worst = nullptr;
+    for (const EntryBound &E : B.Entries)
+      if (E.Stack.Bounded && (!Worst || E.Stack.Bytes > Worst->Stack.Bytes))
+        Worst = &E;
+    if (!Worst || Worst->Stack.Bytes <= R.Bytes)
+      return;
+    error() << "entry " << entryName(*Worst) << " needs "
+            << Worst->Stack.Bytes << " bytes of stack"
+            << nestedText(Worst->Stack) << ", more than the " << Reserved
+            << "; critical chain:\n";
+    printChainRows(OS, G, Worst->Stack, /*Stack=*/true);
+  }
+
+  /// A policy's 'pool-sizes' against the pools the image defines: the
+  /// image giving a pool less than the policy declares is an error (code
+  /// sized by the policy overruns it); more is a warning (memory no bound
+  /// counts on).
+  void checkPoolSizes() {
+    for (const auto &[Pool, L] : S.PoolSizes) {
+      auto It = Img.Pools.find(Pool);
+      if (It == Img.Pools.end() || It->second.Bytes == L.Bytes)
+        continue;
+      const PoolCapacity &C = It->second;
+      std::string What = C.Buffer ? "its buffer " + C.From + " in the image"
+                                  : "the memory " + C.From +
+                                        " spans in the image";
+      if (C.Bytes < L.Bytes) {
+        error() << "pool " << Pool << " is declared " << L.Bytes << " bytes ("
+                << L.From << "), but " << What << " is " << C.Bytes
+                << " bytes; define it with " << L.Bytes
+                << " bytes, or declare its real size\n";
+        continue;
+      }
+      WithColor::warning(OS, "scopealloc-bound")
+          << Img.Path << ": pool " << Pool << " is declared " << L.Bytes
+          << " bytes (" << L.From << "), but " << What << " is " << C.Bytes
+          << " bytes: " << C.Bytes - L.Bytes
+          << " bytes that no bound counts on\n";
+    }
   }
 
   /// The worst case of \p Pool over the entry points: an unbounded one

@@ -116,6 +116,9 @@ public:
         return E;
       if (Error E = readPools())
         return E;
+      if (!Img.Hosted)
+        if (Error E = readReservedStack())
+          return E;
     }
     return Error::success();
   }
@@ -431,6 +434,62 @@ private:
           It != Img.Pools.end() && Partition <= It->second.Bytes) {
         It->second.PartitionAsked = Partition;
         It->second.Partitioned = Hosted;
+      }
+    return Error::success();
+  }
+
+  /// The stack a linker script reserves (Image::Stack): the names the
+  /// common start-up files and linker scripts use (CMSIS, STM32Cube,
+  /// Zephyr-less bare metal, this project's examples).
+  Error readReservedStack() {
+    static constexpr std::pair<StringRef, StringRef> Pairs[] = {
+        {"__stack_bottom", "__stack_top"}, {"_sstack", "_estack"},
+        {"__StackLimit", "__StackTop"},    {"__stack_start", "__stack_end"},
+        {"_stack_start", "_stack_end"},    {"__stack_start__", "__stack_end__"},
+        {"_stack_bottom", "_stack_top"}};
+    static constexpr StringRef Sizes[] = {
+        "_Min_Stack_Size", "__stack_size", "_stack_size", "__STACK_SIZE",
+        "STACK_SIZE",      "_STACK_SIZE",  "__stack_size__"};
+    static constexpr StringRef StackSections[] = {".stack", ".stack_dummy",
+                                                  ".co_stack"};
+    std::optional<unsigned> SymTab = firstOfType(ELF::SHT_SYMTAB);
+    StringMap<uint64_t> Values;
+    if (SymTab) {
+      Expected<const SymbolTable *> TOr = symbolTable(*SymTab);
+      if (!TOr)
+        return TOr.takeError();
+      const SymbolTable &T = **TOr;
+      for (unsigned K = 1; K < T.Syms.size(); ++K) {
+        const Elf_Sym &Sym = T.Syms[K];
+        if (Sym.getType() != ELF::STT_NOTYPE &&
+            Sym.getType() != ELF::STT_OBJECT)
+          continue;
+        if (Sym.st_shndx == ELF::SHN_UNDEF)
+          continue;
+        Expected<StringRef> Name = symbolName(T, K);
+        if (!Name)
+          return Name.takeError();
+        Values.try_emplace(*Name, Sym.st_value);
+      }
+    }
+    for (const auto &[Bottom, Top] : Pairs) {
+      auto B = Values.find(Bottom), T = Values.find(Top);
+      if (B != Values.end() && T != Values.end() && T->second > B->second) {
+        Img.Stack = {T->second - B->second,
+                     ("symbols " + Bottom + ".." + Top).str()};
+        return Error::success();
+      }
+    }
+    for (StringRef Name : StackSections)
+      for (unsigned I = 0; I < Sections.size(); ++I)
+        if (Names[I] == Name && Sections[I].sh_size) {
+          Img.Stack = {Sections[I].sh_size, ("section " + Name).str()};
+          return Error::success();
+        }
+    for (StringRef Name : Sizes)
+      if (auto It = Values.find(Name); It != Values.end() && It->second) {
+        Img.Stack = {It->second, ("symbol " + Name).str()};
+        return Error::success();
       }
     return Error::success();
   }

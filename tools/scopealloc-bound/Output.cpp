@@ -128,6 +128,9 @@ void printText(raw_ostream &OS, const Image &Img, const CallGraph &G,
   if (S.ExceptionFrame)
     OS << "  interrupt handlers add " << S.ExceptionFrame
        << " bytes (the exception frame)\n";
+  if (Img.Stack.Bytes)
+    OS << "  stack: " << Img.Stack.Bytes << " bytes reserved in the image ("
+       << Img.Stack.From << ")\n";
   for (const auto &[Pool, C] : Img.Pools) {
     OS << "  pool " << Pool << ": " << C.Bytes << " bytes in the image ("
        << C.From << ")";
@@ -298,6 +301,12 @@ void printJSON(raw_ostream &OS, const Image &Img, const CallGraph &G,
                    {"pools", json::Array(G.Pools)},
                    {"pool_capacities", std::move(Capacities)},
                    {"static_regions", std::move(Regions)},
+                   {"reserved_stack",
+                    Img.Stack.Bytes
+                        ? json::Value(json::Object{
+                              {"bytes", int64_t(Img.Stack.Bytes)},
+                              {"from", Img.Stack.From}})
+                        : json::Value(nullptr)},
                    {"entries", std::move(Entries)},
                    {"warnings", std::move(Warnings)}};
   OS << formatv("{0:2}", json::Value(std::move(Doc))) << '\n';

@@ -107,7 +107,8 @@ static cl::opt<bool> Check(
              "its bound, a pool smaller than its worst case, an unbounded "
              "result under a bound) and exit 1 if any, and warn about "
              "--policy entries that match nothing; with no bound declared, "
-             "check only the image's pool buffers"),
+             "check only the image's pool buffers and the stack its linker "
+             "script reserves"),
     cl::cat(Category));
 static cl::opt<bool>
     WarnOnly("warn-only",
@@ -164,7 +165,10 @@ int main(int Argc, char **Argv) {
   }
   if (!Img)
     return fail(Input + ": " + toString(Img.takeError()));
-  if (BuffersOnly && Policy.empty() && (Img->Pools.empty() || Img->Relocatable))
+  // With no bound declared: the pool buffers, and the stack a linker
+  // script reserves, are what an image can overrun.
+  if (BuffersOnly && Policy.empty() &&
+      ((Img->Pools.empty() && !Img->Stack.Bytes) || Img->Relocatable))
     return 0;
   if (DumpFacts) {
     dumpFacts(outs(), *Img);

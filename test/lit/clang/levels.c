@@ -28,7 +28,7 @@ int work(int seed) {
 // O2: call nonnull align 16 ptr @__scopealloc_alloc(i64 8192, i64 16)
 // O2: call void @__scopealloc_release(
 
-// O2-REMARKS: levels.c:{{[0-9]+}}:{{[0-9]+}}: remark: 'big' in {{.*}}(8192 bytes, align 16, scope none) moved to pool 'workspace'
+// O2-REMARKS: levels.c:{{[0-9]+}}:{{[0-9]+}}: remark: 'big' in 'work' (8192 bytes, align 16, scope none) moved to pool 'workspace'
 // O2-REMARKS-NOT: small
 
 // NOPLUGIN-NOT: __scopealloc

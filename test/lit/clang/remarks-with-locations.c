@@ -12,5 +12,5 @@ void f(void) {
   consume(&counter);
 }
 
-// CHECK: remarks-with-locations.c:9:8: remark: 'table' in {{.*}}(4096 bytes, align 16, scope none) moved to pool 'workspace': 4096 bytes exceed the limit 1024 bytes [rule over-limit] [-Rpass=scope-alloc]
-// CHECK: remarks-with-locations.c:10:8: remark: 'counter' in {{.*}}(8 bytes, align 8, scope none) stays on the stack
+// CHECK: remarks-with-locations.c:9:8: remark: 'table' in 'f' (4096 bytes, align 16, scope none) moved to pool 'workspace': 4096 bytes exceed the limit 1024 bytes [rule over-limit] [-Rpass=scope-alloc]
+// CHECK: remarks-with-locations.c:10:8: remark: 'counter' in 'f' (8 bytes, align 8, scope none) stays on the stack

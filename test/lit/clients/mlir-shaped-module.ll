@@ -17,13 +17,13 @@ declare void @llvm.var.annotation(ptr, ptr, ptr, i32, ptr)
 @scope = private constant [22 x i8] c"scope:global.npu_sram\00"
 @file = private constant [8 x i8] c"kernel\00\00"
 
-; REMARK-DAG: '{{%sram[0-9]*}}' in {{.*}}(65536 bytes, align 16, scope 'global.npu_sram') moved to pool 'npu_sram': scope 'global.npu_sram' requires pool 'npu_sram'; scope of address space 5 (command line) [rule scope-pool]
+; REMARK-DAG: '{{%sram[0-9]*}}' in 'in_address_space' (65536 bytes, align 16, scope 'global.npu_sram') moved to pool 'npu_sram': scope 'global.npu_sram' requires pool 'npu_sram'; scope of address space 5 (command line) [rule scope-pool]
 ; IR-LABEL: define float @in_address_space(
 ; IR:         %[[FRAME:.*]] = call {{.*}} @__scopealloc_pool_alloc(ptr @__scopealloc_pool_npu_sram, i64 65536, i64 16)
 ; IR:         %[[AT:.*]] = getelementptr inbounds i8, ptr %[[FRAME]], i64 0
 ; IR-NEXT:    addrspacecast ptr %[[AT]] to ptr addrspace(5)
-; UNMAPPED-DAG: '{{%sram[0-9]*}}' in {{.*}}(65536 bytes, align 16, scope none) cannot leave the stack: it is in address space 5, the workspace pools are in address space 0 (give the address space a scope to move it: -scope-alloc-address-space-scopes=5:<scope>)
-; FILE-DAG: '{{%sram[0-9]*}}' in {{.*}}(65536 bytes, align 16, scope 'global.npu_sram') moved to pool 'npu_sram': {{.*}}; scope of address space 5 (target 'npu' of policy file {{.*}}policy.yaml (-scope-alloc-target)) [rule scope-pool]
+; UNMAPPED-DAG: '{{%sram[0-9]*}}' in 'in_address_space' (65536 bytes, align 16, scope none) cannot leave the stack: it is in address space 5, the workspace pools are in address space 0 (give the address space a scope to move it: -scope-alloc-address-space-scopes=5:<scope>)
+; FILE-DAG: '{{%sram[0-9]*}}' in 'in_address_space' (65536 bytes, align 16, scope 'global.npu_sram') moved to pool 'npu_sram': {{.*}}; scope of address space 5 (target 'npu' of policy file {{.*}}policy.yaml (-scope-alloc-target)) [rule scope-pool]
 define float @in_address_space(i64 %i) {
   %sram = alloca float, i64 16384, align 16, addrspace(5)
   %p = getelementptr float, ptr addrspace(5) %sram, i64 %i
@@ -33,7 +33,7 @@ define float @in_address_space(i64 %i) {
   ret float %v
 }
 
-; REMARK-DAG: '{{%regs[0-9]*}}' in {{.*}}(2048 bytes, align 16, scope 'local') stays on the stack: scope 'local' requires the stack, although its 2048 bytes exceed the limit 1024 bytes (target default for <no triple> (no target triple: hosted CPU with 64-bit pointers, from the data layout)); scope of address space 6 (command line) [rule scope-stack]
+; REMARK-DAG: '{{%regs[0-9]*}}' in 'local_space' (2048 bytes, align 16, scope 'local') stays on the stack: scope 'local' requires the stack, although its 2048 bytes exceed the limit 1024 bytes (target default for <no triple> (no target triple: hosted CPU with 64-bit pointers, from the data layout)); scope of address space 6 (command line) [rule scope-stack]
 define void @local_space() {
   %regs = alloca float, i64 512, align 16, addrspace(6)
   %c = addrspacecast ptr addrspace(6) %regs to ptr
@@ -41,7 +41,7 @@ define void @local_space() {
   ret void
 }
 
-; REMARK-DAG: '{{%tile[0-9]*}}' in {{.*}}(1024 bytes, align 16, scope 'global.npu_sram') moved to pool 'npu_sram'
+; REMARK-DAG: '{{%tile[0-9]*}}' in 'descriptor' (1024 bytes, align 16, scope 'global.npu_sram') moved to pool 'npu_sram'
 define void @descriptor() {
   %tile = alloca float, i64 256, align 16
   %d0 = insertvalue { ptr, ptr, i64, [1 x i64], [1 x i64] } poison, ptr %tile, 0

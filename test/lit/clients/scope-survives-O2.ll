@@ -15,7 +15,7 @@ target triple = "x86_64-unknown-linux-gnu"
 
 declare void @use(ptr)
 
-; CHECK-DAG: '{{%tile[0-9]*}}' in {{.*}}(65536 bytes, align 16, scope 'global.mlir_sram') moved to pool 'mlir_sram'
+; CHECK-DAG: '{{%tile[0-9]*}}' in 'tile' (65536 bytes, align 16, scope 'global.mlir_sram') moved to pool 'mlir_sram'
 define float @tile(i64 %i) {
   %tile = alloca float, i64 16384, align 16, !scope !0
   %p = getelementptr float, ptr %tile, i64 %i
@@ -25,14 +25,14 @@ define float @tile(i64 %i) {
   ret float %v
 }
 
-; CHECK-DAG: '{{%acc[0-9]*}}' in {{.*}}(4096 bytes, align 16, scope 'local') stays on the stack: scope 'local' requires the stack
+; CHECK-DAG: '{{%acc[0-9]*}}' in 'acc' (4096 bytes, align 16, scope 'local') stays on the stack: scope 'local' requires the stack
 define void @acc() {
   %acc = alloca i32, i64 1024, align 16, !scope !1
   call void @use(ptr %acc)
   ret void
 }
 
-; CHECK-DAG: '{{%ws[0-9]*}}' in {{.*}}(64 bytes, align 8, scope 'global.workspace') moved to pool 'workspace'
+; CHECK-DAG: '{{%ws[0-9]*}}' in 'ws' (64 bytes, align 8, scope 'global.workspace') moved to pool 'workspace'
 define void @ws() {
   %ws = alloca double, i32 8, align 8, !scope !2
   call void @use(ptr %ws)

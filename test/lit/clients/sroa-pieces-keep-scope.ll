@@ -20,8 +20,8 @@ target triple = "x86_64-unknown-linux-gnu"
 
 declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
 
-; CHECK-DAG: '%s.sroa.0' in {{.*}}(2048 bytes, align 16, scope 'global.sram') moved to pool 'sram'
-; CHECK-DAG: '%s.sroa.{{[0-9]+}}' in {{.*}}(2048 bytes, align 16, scope 'global.sram') moved to pool 'sram'
+; CHECK-DAG: '%s.sroa.0' in 'pool_pieces' (2048 bytes, align 16, scope 'global.sram') moved to pool 'sram'
+; CHECK-DAG: '%s.sroa.{{[0-9]+}}' in 'pool_pieces' (2048 bytes, align 16, scope 'global.sram') moved to pool 'sram'
 define void @pool_pieces() {
   %s = alloca %Pair, align 16, !scope !0
   %b = getelementptr %Pair, ptr %s, i32 0, i32 1
@@ -32,10 +32,10 @@ define void @pool_pieces() {
   ret void
 }
 
-; CHECK-DAG: '%l.sroa.0' in {{.*}}(2048 bytes, align 16, scope 'local') stays on the stack
-; CHECK-DAG: '%l.sroa.{{[0-9]+}}' in {{.*}}(2048 bytes, align 16, scope 'local') stays on the stack
-; CHECK-DAG: '%u.sroa.0' in {{.*}}(2048 bytes, align 16, scope none) moved to pool 'workspace'
-; CHECK-DAG: '%u.sroa.{{[0-9]+}}' in {{.*}}(2048 bytes, align 16, scope none) moved to pool 'workspace'
+; CHECK-DAG: '%l.sroa.0' in 'neighbours' (2048 bytes, align 16, scope 'local') stays on the stack
+; CHECK-DAG: '%l.sroa.{{[0-9]+}}' in 'neighbours' (2048 bytes, align 16, scope 'local') stays on the stack
+; CHECK-DAG: '%u.sroa.0' in 'neighbours' (2048 bytes, align 16, scope none) moved to pool 'workspace'
+; CHECK-DAG: '%u.sroa.{{[0-9]+}}' in 'neighbours' (2048 bytes, align 16, scope none) moved to pool 'workspace'
 define void @neighbours() {
   %l = alloca %Pair, align 16, !scope !1
   %u = alloca %Pair, align 16

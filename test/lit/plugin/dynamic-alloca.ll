@@ -82,7 +82,7 @@ body:
   ret void
 }
 
-; REMARK: '%vla' in {{.*}}(dynamic size, align 16, scope none) moved to pool 'workspace': its size is only known at run time; dynamic allocations: demote (built-in default) [rule dynamic-size]
+; REMARK: '%vla' in 'vla_in_loop' (dynamic size, align 16, scope none) moved to pool 'workspace': its size is only known at run time; dynamic allocations: demote (built-in default) [rule dynamic-size]
 ; REMARK: '%small' in 'with_dynamic' (16 bytes, align 4, scope none) moved to pool 'workspace': 16 bytes are within the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU)); moved anyway with the function's other dynamic allocations, so that llvm.stackrestore frees them together [rule with-dynamic]
 
 declare ptr @llvm.stacksave()

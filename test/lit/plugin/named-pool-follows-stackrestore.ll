@@ -82,8 +82,8 @@ join:
 !0 = !{!"global.sram"}
 !1 = !{!"global.dma"}
 
-; REMARK: '%t' in {{.*}}(dynamic size, align 16, scope 'global.sram') moved to pool 'sram': scope 'global.sram' requires pool 'sram' [rule scope-pool]
-; REMARK: '%t' in {{.*}}(dynamic size, align 16, scope 'global.sram') moved to pool 'sram': scope 'global.sram' requires pool 'sram'; its memory is released when the function returns, not at llvm.stackrestore [rule scope-pool]
+; REMARK: '%t' in 'scope_in_loop' (dynamic size, align 16, scope 'global.sram') moved to pool 'sram': scope 'global.sram' requires pool 'sram' [rule scope-pool]
+; REMARK: '%t' in 'restore_of_phi' (dynamic size, align 16, scope 'global.sram') moved to pool 'sram': scope 'global.sram' requires pool 'sram'; its memory is released when the function returns, not at llvm.stackrestore [rule scope-pool]
 
 declare ptr @llvm.stacksave()
 declare void @llvm.stackrestore(ptr)

@@ -35,7 +35,7 @@ define void @roomy() "scope-alloc-max-stack-alloca"="65536" {
   ret void
 }
 
-; REMARK: '%buf' in {{.*}}(64 bytes, align 4, scope none) moved to pool 'workspace': 64 bytes exceed the limit 32 bytes (function attribute "scope-alloc-max-stack-alloca") [rule over-limit]
+; REMARK: '%buf' in 'tight' (64 bytes, align 4, scope none) moved to pool 'workspace': 64 bytes exceed the limit 32 bytes (function attribute "scope-alloc-max-stack-alloca") [rule over-limit]
 
 ; BAD: error: scope-alloc: in function 'bad': function attribute "scope-alloc-max-stack-alloca" must be a byte count, found "lots"
 

@@ -90,8 +90,8 @@ define void @both_fit() {
 ; REMARK: workspace call '%loc' (TVMBackendAllocWorkspace, scope 'local') promoted: scope 'local' requires the stack (400 bytes, the limit 1024 bytes
 ; REMARK: workspace call '%c' (TVMBackendAllocWorkspace, scope none) promoted: 256 bytes within the limit 1024 bytes ({{.*}}); fits the frame budget 600 bytes (command line)
 ; REMARK: workspace call '%d' (TVMBackendAllocWorkspace, scope none) promoted: 256 bytes within the limit 1024 bytes ({{.*}}); fits the frame budget 600 bytes (command line)
-; REMARK: '%a' in {{.*}}(512 bytes, align 64, scope none) stays on the stack: {{.*}}; fits the frame budget 600 bytes (command line) [rule within-limit]
+; REMARK: '%a' in 'two' (512 bytes, align 64, scope none) stays on the stack: {{.*}}; fits the frame budget 600 bytes (command line) [rule within-limit]
 
 ; PARAM: workspace call '%a' {{.*}} promoted: {{.*}}; fits the frame budget 600 bytes (pass parameters)
 ; PARAM: workspace call '%b' {{.*}} not promoted: {{.*}}, but the frame budget 600 bytes (pass parameters) is spent on
-; PARAM: '%a' in {{.*}}(512 bytes, align 64, scope none) stays on the stack: {{.*}}; fits the frame budget 600 bytes (pass parameters) [rule within-limit]
+; PARAM: '%a' in 'two' (512 bytes, align 64, scope none) stays on the stack: {{.*}}; fits the frame budget 600 bytes (pass parameters) [rule within-limit]

@@ -27,7 +27,7 @@ int render(int v) {
 }
 
 // CHECK-NOT: 'dst'
-// CHECK: inlined-helper-names-buffer.c:23:{{[0-9]+}}: remark: 'image' in {{.*}}(8192 bytes, align 16, scope none) moved to pool 'workspace'
+// CHECK: inlined-helper-names-buffer.c:23:{{[0-9]+}}: remark: 'image' in 'render' (8192 bytes, align 16, scope none) moved to pool 'workspace'
 // CHECK-NOT: 'dst'
 // REPORT-NOT: alloc dst
 // REPORT: alloc image ir={{.*}} at={{.*}}inlined-helper-names-buffer.c:23 {{.*}}size=8192

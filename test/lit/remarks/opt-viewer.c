@@ -14,11 +14,11 @@
 // HTML:      <a name="L26">26</a>
 // HTML:      <span class="n">table</span>
 // HTML:      column-entry-green">scope-alloc</td>
-// HTML-NEXT: 'table' in {{.*}}(4096 bytes, align 16, scope none) moved to pool 'workspace'
+// HTML-NEXT: 'table' in 'filter' (4096 bytes, align 16, scope none) moved to pool 'workspace'
 // HTML-NEXT: column-entry-yellow">filter</td>
 // HTML:      <a name="L28">28</a>
 // HTML:      column-entry-green">scope-alloc</td>
-// HTML-NEXT: 'acc' in {{.*}}(64 bytes, align 16, scope none) stays on the stack
+// HTML-NEXT: 'acc' in 'filter' (64 bytes, align 16, scope none) stays on the stack
 
 void consume(void *p);
 

@@ -42,4 +42,4 @@ __attribute__((annotate("scope-alloc-max-stack-alloca=0"))) int raw(int k) {
 // CHECK-DAG: attributes #[[TIGHT]] = {{{.*}}"scope-alloc-max-stack-alloca"="256"
 // CHECK-DAG: attributes #[[SETTINGS]] = {{{.*}}"scope-alloc-dynamic"="reject"{{.*}}"scope-alloc-frame-budget"="4096"{{.*}}"scope-alloc-pool"="dma"
 
-// REMARK: remark: 'buf' in {{.*}}(512 bytes, align 16, scope none) moved to pool 'workspace': 512 bytes exceed the limit 256 bytes (function attribute "scope-alloc-max-stack-alloca")
+// REMARK: remark: 'buf' in 'tight' (512 bytes, align 16, scope none) moved to pool 'workspace': 512 bytes exceed the limit 256 bytes (function attribute "scope-alloc-max-stack-alloca")

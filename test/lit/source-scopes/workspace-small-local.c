@@ -41,9 +41,9 @@ int bracket(int k) {
 // CHECK: call nonnull align 16 ptr @__scopealloc_alloc(i64 32, i64 16)
 // O0-NOT: alloca [{{[0-9]+}} x i8]
 
-// REMARK-DAG: workspace-small-local.c:{{[0-9]+}}:{{[0-9]+}}: remark: 'tile' in {{.*}}(64 bytes, align 16, scope 'global.workspace') moved to pool 'workspace': scope 'global.workspace' requires pool 'workspace' [rule scope-pool]
-// REMARK-DAG: remark: 'tile' in {{.*}}(48 bytes, align 16, scope 'global.workspace') moved to pool 'workspace': scope 'global.workspace' requires pool 'workspace'
-// REMARK-DAG: remark: 'tile' in {{.*}}(32 bytes, align 16, scope 'global.workspace') moved to pool 'workspace': scope 'global.workspace' requires pool 'workspace'
+// REMARK-DAG: workspace-small-local.c:{{[0-9]+}}:{{[0-9]+}}: remark: 'tile' in 'macro' (64 bytes, align 16, scope 'global.workspace') moved to pool 'workspace': scope 'global.workspace' requires pool 'workspace' [rule scope-pool]
+// REMARK-DAG: remark: 'tile' in 'raw' (48 bytes, align 16, scope 'global.workspace') moved to pool 'workspace': scope 'global.workspace' requires pool 'workspace'
+// REMARK-DAG: remark: 'tile' in 'bracket' (32 bytes, align 16, scope 'global.workspace') moved to pool 'workspace': scope 'global.workspace' requires pool 'workspace'
 
 // NOPLUGIN-NOT: __scopealloc
 

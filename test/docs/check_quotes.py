@@ -19,12 +19,15 @@ GitHub), whose first word says what the block is:
   <!-- docs-test: commands -->          every line of the next fenced block
                                          is a command that must succeed
 
+A transcript or output marker may also say `setup: COMMAND`, run first (it
+must succeed), for an input the docs do not show (an `in.ll` to run opt on).
+
 Commands run with sh in a fresh directory per document (examples/ and
 scripts/ of the source tree linked into it), with `$P` and `<P>` standing
 for the installed tree (--prefix), LLVM's bin directory first on PATH,
 `ulimit -s 8192` (the runtime's default pool is 8 x the stack limit), no
-SCOPEALLOC_* variables, and stdout line-buffered as on a terminal (stdbuf). Before comparing, both sides lose trailing blanks
-and the actual output loses clang's source snippets (`  6 |   code`, `    | ^`)
+SCOPEALLOC_* variables, and stdout line-buffered as on a terminal (stdbuf).
+Before comparing, both sides lose trailing blanks and the actual output loses clang's source snippets (`  6 |   code`, `    | ^`)
 that the docs leave out; the installed tree's path reads `<P>` and the work
 directory `.`. Everything else must match line for line.
 """
@@ -144,6 +147,11 @@ def check_document(path, blocks, args):
                                 f'what it prints:\n{diff}')
 
         for line, kind, arg, opts, body, first in blocks:
+            if 'setup' in opts:
+                rc, printed = runner.run(opts['setup'])
+                if rc != 0:
+                    failures.append(f"{rel}:{line}: the setup `{opts['setup']}` fails (exit {rc}):\n{printed}")
+                    continue
             if kind == 'file':
                 with open(os.path.join(work, arg), 'w') as f:
                     f.write('\n'.join(body) + '\n')

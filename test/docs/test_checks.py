@@ -33,7 +33,8 @@ warning
 ```
 
 <!-- docs-test: output
-run: printf 'a\\nb\\nc\\n'
+setup: printf 'a\\nb\\nc\\n' > letters.txt
+run: cat letters.txt
 keep: [bc]
 head: 1
 -->

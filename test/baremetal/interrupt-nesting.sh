@@ -17,6 +17,8 @@
 #     that size links and runs, and fails the link without the policy;
 #  5. the priorities the program really sets (PendSV more urgent) give the
 #     figure of step 1 again: the smaller pool fails the link.
+# The stack chains show the runtime's frames (its failure report, which
+# calls the program's exhaustion handler) as one row.
 #
 # Usage: test/baremetal/interrupt-nesting.sh --prefix P [--out DIR]
 # Exits 77 (ctest: skipped) after the link checks if qemu-system-arm is
@@ -125,6 +127,16 @@ same=$(sed -n '/^entry main/,/^$/s/^  pool workspace: \([0-9]*\) bytes.*/\1/p' s
   fail "main's worst case with one priority is '$same', not main plus SysTick's"
 grep -q 'SysTick_Handler  (interrupt vector 15; priority 8, .interrupt-priorities. of target .board. in same.yaml)' same-bound.txt ||
   fail "the chain does not name the declared priority"
+# main's stack chain runs through the runtime's failure report: the
+# runtime's frames are one row, the program's own ones (report,
+# board_put_uint) stay rows of their own.
+main_chain=$(sed -n '/^entry main/,/^  pool/p' same-bound.txt)
+grep -Eq '^ +[0-9]+ +__scopealloc_[a-z_]+  \[ScopeAlloc runtime: [0-9]+ frames, down to sa_[a-z_]+\]$' <<<"$main_chain" ||
+  fail "main's stack chain has no one-row runtime part"
+! grep -Eq '^ +[0-9]+ +[0-9]+  sa_' <<<"$main_chain" ||
+  fail "main's stack chain lists the runtime's internal frames"
+grep -Eq '^ +[0-9]+ +[0-9]+  report ' <<<"$main_chain" ||
+  fail "main's stack chain lost the program's exhaustion handler"
 build same "$same" -DSAME_PRIORITY "${policy[@]}"
 link same "${policy[@]}" || fail "the link failed with one priority and a pool of $same: $(cat same.err)"
 if [ "$have_qemu" = 1 ]; then

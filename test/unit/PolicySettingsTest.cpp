@@ -142,7 +142,8 @@ TEST(PolicySettings, PolicyFileKeys) {
       if (S.Kind == SettingInfo::Bound) {
         const BoundFields &B = T.Bounds;
         EXPECT_TRUE(B.StackBound || !B.Entries.empty() ||
-                    !B.PoolSizes.empty() || !B.Recursion.empty())
+                    !B.PoolSizes.empty() || !B.Recursion.empty() ||
+                    !B.InterruptPriorities.empty())
             << S.Key.str();
         continue;
       }

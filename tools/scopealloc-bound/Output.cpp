@@ -1,6 +1,7 @@
 //===- Output.cpp - scopealloc-bound's text and JSON ----------------------===//
 #include "Output.h"
 #include "FactsFormat.h"
+#include "LLVMCompat.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"

@@ -16,8 +16,8 @@ GitHub), whose first word says what the block is:
   keep: REGEX                            only its lines matching REGEX and
   head: N                                the first N of those (on one line:
   -->                                    <!-- docs-test: output run: CMD -->)
-  <!-- docs-test: commands -->          every line of the next fenced block
-                                         is a command that must succeed
+  <!-- docs-test: commands -->          the next fenced block is a script
+                                         that must succeed
 
 A transcript or output marker may also say `setup: COMMAND`, run first (it
 must succeed), for an input the docs do not show (an `in.ll` to run opt on).
@@ -180,14 +180,12 @@ def check_document(path, blocks, args):
                     actual = actual[:int(opts['head'])]
                 compare(first, command, expected_lines(body), actual)
             elif kind == 'commands':
-                for n, command in enumerate(body):
-                    if not command.strip() or command.lstrip().startswith('#'):
-                        continue
-                    rc, printed = runner.run(command)
-                    if rc != 0:
-                        tail = '\n'.join(printed.rstrip().split('\n')[-15:])
-                        failures.append(f'{rel}:{first + n}: `{command}` fails (exit {rc}):\n{tail}')
-                        break
+                # One script (an `export` holds for the lines after it),
+                # traced, stopping at the first failure.
+                rc, printed = runner.run('set -ex\n' + '\n'.join(body))
+                if rc != 0:
+                    tail = '\n'.join(printed.rstrip().split('\n')[-15:])
+                    failures.append(f'{rel}:{first}: the commands fail (exit {rc}):\n{tail}')
             else:
                 failures.append(f'{rel}:{line}: unknown docs-test kind {kind!r} '
                                 '(file, transcript, output or commands)')

@@ -42,6 +42,8 @@ head: 1
 
 <!-- docs-test: commands -->
 ```sh
+export GREETING=greeting.txt
+test -f "$GREETING"
 test -f greeting.txt
 ```
 '''
@@ -97,7 +99,7 @@ MISTAKES = [
      {'docs/quoted.md': QUOTED.replace('    b\n', '    c\n')}, 'quotes', '-c\n+b'),
     ('a documented command that fails',
      {'docs/quoted.md': QUOTED.replace('test -f greeting.txt', 'test -f gone.txt')}, 'quotes',
-     '`test -f gone.txt` fails (exit 1)'),
+     '+ test -f greeting.txt\n+ test -f gone.txt'),
 ]
 
 

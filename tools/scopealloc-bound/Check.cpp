@@ -137,7 +137,7 @@ private:
   /// A policy's 'pool-sizes' against the pools the image defines: the
   /// image giving a pool less than the policy declares is an error (code
   /// sized by the policy overruns it); more is a warning (memory no bound
-  /// counts on).
+  /// counts on), except for a shared pool, a partition per thread.
   void checkPoolSizes() {
     for (const auto &[Pool, L] : S.PoolSizes) {
       auto It = Img.Pools.find(Pool);
@@ -154,6 +154,9 @@ private:
                 << " bytes, or declare its real size\n";
         continue;
       }
+      // A shared pool's buffer holds a partition per thread.
+      if (C.PartitionAsked)
+        continue;
       WithColor::warning(OS, "scopealloc-bound")
           << Img.Path << ": pool " << Pool << " is declared " << L.Bytes
           << " bytes (" << L.From << "), but " << What << " is " << C.Bytes

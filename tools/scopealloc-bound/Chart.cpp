@@ -73,6 +73,11 @@ void printSVG(raw_ostream &OS, const Image &Img, const CallGraph &G,
        << (R.Bounded
                ? std::to_string(R.Bytes) + " bytes"
                : "unbounded, known part " + std::to_string(R.Bytes) + " bytes")
+       << (R.Nested.empty()
+               ? std::string()
+               : " (the chain below " + std::to_string(R.OwnBytes) +
+                     ", the interrupt handlers that may preempt it " +
+                     std::to_string(R.Bytes - R.OwnBytes) + ")")
        << "</text>\n";
     // Bytes from each step to the end of the chain: the entry's bar is the
     // whole stack, each callee's sits on top of its caller's.

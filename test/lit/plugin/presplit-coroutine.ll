@@ -52,7 +52,7 @@
 ; PRESPLIT-NEXT:    call void @__scopealloc_release(ptr %scopealloc.top.reload)
 ; PRESPLIT-NOT:     @__scopealloc_alloc
 ; PRESPLIT:       {{^}}}
-; REMARK: remark: <unknown>:0:0: '%3' (4096 bytes, align 16, scope none) cannot leave the stack: the function is a coroutine that coro-split has not split yet (its allocas that live across a suspension go to the coroutine frame; run scope-alloc after coro-split to handle the split functions) [rule cannot-move]
+; REMARK: remark: <unknown>:0:0: '%3' in 'worker(int)' (4096 bytes, align 16, scope none) cannot leave the stack: the function is a coroutine that coro-split has not split yet (its allocas that live across a suspension go to the coroutine frame; run scope-alloc after coro-split to handle the split functions) [rule cannot-move]
 
 ; scope-alloc before coro-split: the buffer is in the coroutine frame, no
 ; function of the coroutine allocates from the pool (the awaiters' helpers

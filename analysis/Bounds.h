@@ -28,9 +28,9 @@ namespace bound {
 struct ChainStep {
   static constexpr unsigned ExceptionFrame = ~0u; ///< pseudo node
   unsigned Node = 0;
-  uint64_t Bytes = 0;  ///< what the step adds, Repeat times included
-  uint64_t Frame = 0;  ///< the function's own frame (or pool bytes)
-  uint64_t Repeat = 1; ///< a cycle's declared depth
+  uint64_t Bytes = 0;     ///< what the step adds, Repeat times included
+  uint64_t Frame = 0;     ///< the function's own frame (or pool bytes)
+  uint64_t Repeat = 1;    ///< a cycle's declared depth
   std::string RepeatFrom; ///< where the depth was declared
   bool Assumed = false;
   bool Unknown = false; ///< its own use is not known
@@ -41,7 +41,7 @@ struct ChainStep {
 struct NestedHandler {
   unsigned Entry = 0; ///< its index in Bounds::Entries
   unsigned Node = 0;
-  std::string Kind; ///< its entry kind, "interrupt vector 15"
+  std::string Kind;   ///< its entry kind, "interrupt vector 15"
   uint64_t Bytes = 0; ///< its own worst case (exception frame included)
   bool Bounded = true;
   std::string Level; ///< "priority 2 ('interrupt-priorities' of ...)"

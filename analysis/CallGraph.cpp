@@ -523,8 +523,8 @@ private:
     // their vectors are (a RISC-V trap dispatcher, a table in RAM).
     for (const auto &[Name, P] : S.InterruptPriorities) {
       if (std::optional<unsigned> Found = functionNamed(Name))
-        addEntry(*Found, "interrupt handler (priority " +
-                             std::to_string(P.Level) + ")",
+        addEntry(*Found,
+                 "interrupt handler (priority " + std::to_string(P.Level) + ")",
                  C::Once, Img.isARM());
       else
         G.Warnings.push_back("interrupt handler '" + Name + "' (" + P.From +
@@ -592,6 +592,21 @@ void setMachineDefaults(const Image &Img, Settings &S) {
   S.RedZone = Target.RedZone;
   if (!Img.Vectors.empty()) // exceptions taken on the program's stack
     S.ExceptionFrame = Target.ExceptionFrame;
+  // A bare-metal image links the freestanding runtime: where it carries no
+  // facts (built by an older clang), its functions take that runtime's
+  // measured stack, not the hosted one's (which may report through stdio).
+  if (Img.Hosted)
+    return;
+  for (auto &Entry : S.Assumed) {
+    StringRef Name = Entry.getKey();
+    if ((Name.starts_with("__scopealloc_") ||
+         Name.starts_with("scopealloc_")) &&
+        S.AssumedFrom.lookup(Name) == "built-in" &&
+        Entry.getValue() > Target.FreestandingRuntime) {
+      Entry.getValue() = Target.FreestandingRuntime;
+      S.AssumedFrom[Name] = "built-in: the freestanding runtime";
+    }
+  }
 }
 
 Components findComponents(const CallGraph &G) {

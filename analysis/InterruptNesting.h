@@ -1,4 +1,4 @@
-//===- InterruptNesting.h - Handlers on top of what they preempt -*- C++ -*-===//
+//===- InterruptNesting.h - Handlers on what they preempt ------*- C++ -*-===//
 //
 // An interrupt handler runs on the stack, and takes from the pools, of
 // whatever it interrupts: the worst case of an entry point is its own plus

@@ -64,8 +64,8 @@ private:
     std::string Text = ", with the interrupt handlers that may preempt it (" +
                        std::to_string(R.OwnBytes) + " bytes of its own";
     for (const NestedHandler &N : R.Nested)
-      Text += ", " + std::to_string(N.Bytes) + " " +
-              demangle(G.Nodes[N.Node].Name);
+      Text +=
+          ", " + std::to_string(N.Bytes) + " " + demangle(G.Nodes[N.Node].Name);
     return Text + ")";
   }
 
@@ -112,9 +112,8 @@ private:
       if (L.Bytes <= R.Bytes)
         return;
       error() << "stack bound of " << L.Bytes << " bytes (" << L.From
-              << ") is more than the " << Reserved
-              << ": reserve at least " << L.Bytes
-              << " bytes, or lower the bound\n";
+              << ") is more than the " << Reserved << ": reserve at least "
+              << L.Bytes << " bytes, or lower the bound\n";
     };
     if (S.StackBound)
       Promise(*S.StackBound);
@@ -127,10 +126,9 @@ private:
         Worst = &E;
     if (!Worst || Worst->Stack.Bytes <= R.Bytes)
       return;
-    error() << "entry " << entryName(*Worst) << " needs "
-            << Worst->Stack.Bytes << " bytes of stack"
-            << nestedText(Worst->Stack) << ", more than the " << Reserved
-            << "; critical chain:\n";
+    error() << "entry " << entryName(*Worst) << " needs " << Worst->Stack.Bytes
+            << " bytes of stack" << nestedText(Worst->Stack)
+            << ", more than the " << Reserved << "; critical chain:\n";
     printChainRows(OS, G, Worst->Stack, /*Stack=*/true);
   }
 
@@ -144,9 +142,9 @@ private:
       if (It == Img.Pools.end() || It->second.Bytes == L.Bytes)
         continue;
       const PoolCapacity &C = It->second;
-      std::string What = C.Buffer ? "its buffer " + C.From + " in the image"
-                                  : "the memory " + C.From +
-                                        " spans in the image";
+      std::string What = C.Buffer
+                             ? "its buffer " + C.From + " in the image"
+                             : "the memory " + C.From + " spans in the image";
       if (C.Bytes < L.Bytes) {
         error() << "pool " << Pool << " is declared " << L.Bytes << " bytes ("
                 << L.From << "), but " << What << " is " << C.Bytes

@@ -448,7 +448,7 @@ private:
         {"_stack_start", "_stack_end"},    {"__stack_start__", "__stack_end__"},
         {"_stack_bottom", "_stack_top"}};
     static constexpr StringRef Sizes[] = {
-        "_Min_Stack_Size", "__stack_size", "_stack_size", "__STACK_SIZE",
+        "_Min_Stack_Size", "__stack_size", "_stack_size",   "__STACK_SIZE",
         "STACK_SIZE",      "_STACK_SIZE",  "__stack_size__"};
     static constexpr StringRef StackSections[] = {".stack", ".stack_dummy",
                                                   ".co_stack"};

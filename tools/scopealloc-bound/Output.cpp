@@ -6,8 +6,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -99,9 +99,9 @@ void printChainRows(raw_ostream &OS, const CallGraph &G, const ResourceBound &R,
     OS << "    " << format_decimal(Bytes, 10);
     if (Stack)
       OS << "          ";
-    OS << "  " << readable(stepName(G, St)) << "  [ScopeAlloc runtime: "
-       << End - I << " frames, down to " << readable(stepName(G, R.Chain[End - 1]))
-       << "]\n";
+    OS << "  " << readable(stepName(G, St))
+       << "  [ScopeAlloc runtime: " << End - I << " frames, down to "
+       << readable(stepName(G, R.Chain[End - 1])) << "]\n";
     I = End - 1;
   }
   if (R.Nested.empty())
@@ -303,11 +303,10 @@ void printJSON(raw_ostream &OS, const Image &Img, const CallGraph &G,
                    {"pool_capacities", std::move(Capacities)},
                    {"static_regions", std::move(Regions)},
                    {"reserved_stack",
-                    Img.Stack.Bytes
-                        ? json::Value(json::Object{
-                              {"bytes", int64_t(Img.Stack.Bytes)},
-                              {"from", Img.Stack.From}})
-                        : json::Value(nullptr)},
+                    Img.Stack.Bytes ? json::Value(json::Object{
+                                          {"bytes", int64_t(Img.Stack.Bytes)},
+                                          {"from", Img.Stack.From}})
+                                    : json::Value(nullptr)},
                    {"entries", std::move(Entries)},
                    {"warnings", std::move(Warnings)}};
   OS << formatv("{0:2}", json::Value(std::move(Doc))) << '\n';

@@ -23,6 +23,7 @@
 #include "policy/BufferHome.h"
 #include "policy/StackPolicy.h"
 #include "support/Diagnostics.h"
+#include "support/ValueNames.h"
 #include "transform/RuntimeABI.h"
 #include "transform/WorkspaceAllocators.h"
 
@@ -736,7 +737,8 @@ PreservedAnalyses PromoteWorkspacePass::run(Function &F,
     DiagnosticLocation Loc = remarkLocation(*C.Alloc);
     BasicBlock *BB = C.Alloc->getParent();
     auto Describe = [&](auto R) {
-      R << "workspace call '" << ore::NV("Call", Name) << "' ("
+      R << "workspace call '" << ore::NV("Call", Name) << "' in '"
+        << ore::NV("Function", readableName(F.getName())) << "' ("
         << ore::NV("Callee", Callee) << ", scope "
         << ore::NV("Scope", C.S.describe()) << ") "
         << (!Yes       ? "not promoted"

@@ -67,12 +67,12 @@ def moved(log):
     """What the remarks say: promoted workspace calls and demoted buffers."""
     text = "".join(log)
     promoted = [int(b) for b in re.findall(
-        r"workspace call '[^']*' \([^)]*\) promoted: (\d+) bytes", text)]
+        r"workspace call '[^']*' in '[^']*' \([^)]*\) promoted: (\d+) bytes", text)]
     to_pool = [int(b) for b in re.findall(
-        r"workspace call '[^']*' \([^)]*\) moved to pool '[^']*': .*?: (\d+) bytes", text)]
+        r"workspace call '[^']*' in '[^']*' \([^)]*\) moved to pool '[^']*': .*?: (\d+) bytes", text)]
     demoted = [(int(b), pool) for b, pool in re.findall(
         r"' \((\d+) bytes, align \d+, scope [^)]*\) moved to pool '([^']*)'", text)]
-    kept_calls = len(re.findall(r"workspace call '[^']*' \([^)]*\) not promoted", text))
+    kept_calls = len(re.findall(r"workspace call '[^']*' in '[^']*' \([^)]*\) not promoted", text))
     return {"promoted": promoted, "to_pool": to_pool, "demoted": demoted,
             "kept_calls": kept_calls}
 

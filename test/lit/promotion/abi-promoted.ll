@@ -53,6 +53,6 @@ define void @mixed() {
   ret void
 }
 
-; REMARK: remark: <unknown>:0:0: workspace call '%p' (__scopealloc_alloc, scope none) promoted: 100 bytes within the limit 1024 bytes
-; REMARK: remark: <unknown>:0:0: workspace call '%small' (__scopealloc_alloc, scope none) promoted: 8 bytes within the limit 1024 bytes
-; REMARK: remark: <unknown>:0:0: workspace call '%big' (__scopealloc_alloc, scope none) not promoted: 4096 bytes exceed the limit 1024 bytes
+; REMARK: remark: <unknown>:0:0: workspace call '%p' in 'f' (__scopealloc_alloc, scope none) promoted: 100 bytes within the limit 1024 bytes
+; REMARK: remark: <unknown>:0:0: workspace call '%small' in 'mixed' (__scopealloc_alloc, scope none) promoted: 8 bytes within the limit 1024 bytes
+; REMARK: remark: <unknown>:0:0: workspace call '%big' in 'mixed' (__scopealloc_alloc, scope none) not promoted: 4096 bytes exceed the limit 1024 bytes

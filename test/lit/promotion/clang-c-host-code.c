@@ -14,7 +14,7 @@ void *TVMBackendAllocWorkspace(int device_type, int device_id, uint64_t nbytes,
                                int dtype_code_hint, int dtype_bits_hint);
 int TVMBackendFreeWorkspace(int device_type, int device_id, void *ptr);
 
-// REMARK: remark: workspace call '{{.*}}' (TVMBackendAllocWorkspace, scope none) promoted: 64 bytes within the limit
+// REMARK: remark: workspace call '{{.*}}' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope none) promoted: 64 bytes within the limit
 // CHECK-LABEL: define {{.*}} @fused_add(
 // CHECK-NOT:     TVMBackend
 // CHECK:         ret i32 0

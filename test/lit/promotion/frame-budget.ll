@@ -83,13 +83,13 @@ define void @both_fit() {
 
 !0 = !{!"local"}
 
-; REMARK: workspace call '%a' (TVMBackendAllocWorkspace, scope none) promoted: 512 bytes within the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU)); fits the frame budget 600 bytes (command line)
-; REMARK: workspace call '%b' (TVMBackendAllocWorkspace, scope none) not promoted: 512 bytes within the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU)), but the frame budget 600 bytes (command line) is spent on allocations that stay on the stack or gain more from it (512 bytes kept)
-; REMARK: workspace call '%ws' (TVMBackendAllocWorkspace, scope none) not promoted: 512 bytes within the limit 1024 bytes ({{.*}}), but the frame budget 600 bytes (command line) is spent on allocations that stay on the stack or gain more from it (200 bytes kept)
-; REMARK: workspace call '%ws' (TVMBackendAllocWorkspace, scope none) not promoted: 256 bytes within the limit 1024 bytes ({{.*}}), but the frame budget 600 bytes (command line) is spent on allocations that stay on the stack or gain more from it (400 bytes kept)
-; REMARK: workspace call '%loc' (TVMBackendAllocWorkspace, scope 'local') promoted: scope 'local' requires the stack (400 bytes, the limit 1024 bytes
-; REMARK: workspace call '%c' (TVMBackendAllocWorkspace, scope none) promoted: 256 bytes within the limit 1024 bytes ({{.*}}); fits the frame budget 600 bytes (command line)
-; REMARK: workspace call '%d' (TVMBackendAllocWorkspace, scope none) promoted: 256 bytes within the limit 1024 bytes ({{.*}}); fits the frame budget 600 bytes (command line)
+; REMARK: workspace call '%a' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope none) promoted: 512 bytes within the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU)); fits the frame budget 600 bytes (command line)
+; REMARK: workspace call '%b' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope none) not promoted: 512 bytes within the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU)), but the frame budget 600 bytes (command line) is spent on allocations that stay on the stack or gain more from it (512 bytes kept)
+; REMARK: workspace call '%ws' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope none) not promoted: 512 bytes within the limit 1024 bytes ({{.*}}), but the frame budget 600 bytes (command line) is spent on allocations that stay on the stack or gain more from it (200 bytes kept)
+; REMARK: workspace call '%ws' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope none) not promoted: 256 bytes within the limit 1024 bytes ({{.*}}), but the frame budget 600 bytes (command line) is spent on allocations that stay on the stack or gain more from it (400 bytes kept)
+; REMARK: workspace call '%loc' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope 'local') promoted: scope 'local' requires the stack (400 bytes, the limit 1024 bytes
+; REMARK: workspace call '%c' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope none) promoted: 256 bytes within the limit 1024 bytes ({{.*}}); fits the frame budget 600 bytes (command line)
+; REMARK: workspace call '%d' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope none) promoted: 256 bytes within the limit 1024 bytes ({{.*}}); fits the frame budget 600 bytes (command line)
 ; REMARK: '%a' in 'two' (512 bytes, align 64, scope none) stays on the stack: {{.*}}; fits the frame budget 600 bytes (command line) [rule within-limit]
 
 ; PARAM: workspace call '%a' {{.*}} promoted: {{.*}}; fits the frame budget 600 bytes (pass parameters)

@@ -23,7 +23,7 @@ declare i32 @work(ptr)
 ; CHECK-NOT:     @halide_malloc(
 ; CHECK-NOT:     @halide_free(
 ; CHECK:         ret i32
-; REMARK: workspace call '%buf' (halide_malloc, scope none) promoted: 512 bytes within the limit
+; REMARK: workspace call '%buf' in '{{[^']*}}' (halide_malloc, scope none) promoted: 512 bytes within the limit
 define i32 @tiles(ptr %ctx, i32 %n) {
 entry:
   br label %tile
@@ -51,7 +51,7 @@ destructor:
 ; The destructor's phi gets the buffer on the path that already freed it.
 ; CHECK-LABEL: define i32 @twice(
 ; CHECK:         %buf = call ptr @halide_malloc(
-; REMARK: workspace call '%buf' (halide_malloc, scope none) not promoted: it is released more than once on a path
+; REMARK: workspace call '%buf' in '{{[^']*}}' (halide_malloc, scope none) not promoted: it is released more than once on a path
 define i32 @twice(ptr %ctx, i1 %c) {
 entry:
   %buf = call ptr @halide_malloc(ptr %ctx, i64 512)

@@ -18,7 +18,7 @@ declare i32 @work(ptr)
 ; CHECK:         %buf = alloca [1024 x i8], align 64
 ; CHECK-NOT:     @halide_malloc
 ; CHECK-NOT:     @halide_free
-; REMARK: workspace call '%buf' (halide_malloc, scope none) promoted: 1024 bytes within the limit 1024 bytes
+; REMARK: workspace call '%buf' in '{{[^']*}}' (halide_malloc, scope none) promoted: 1024 bytes within the limit 1024 bytes
 define i32 @direct(ptr %ctx) {
 entry:
   %buf = call ptr @halide_malloc(ptr %ctx, i64 1024)
@@ -38,7 +38,7 @@ ok:
 ; CHECK-LABEL: define i32 @phi_of_pointer_or_null(
 ; CHECK:         %buf = alloca [512 x i8], align 64
 ; CHECK-NOT:     @halide_free
-; REMARK: workspace call '%buf' (halide_malloc, scope none) promoted: 512 bytes within the limit 1024 bytes
+; REMARK: workspace call '%buf' in '{{[^']*}}' (halide_malloc, scope none) promoted: 512 bytes within the limit 1024 bytes
 define i32 @phi_of_pointer_or_null(ptr %ctx, i1 %early) {
 entry:
   br i1 %early, label %fail, label %alloc
@@ -63,7 +63,7 @@ fail:
 ; A free of a phi that may also get another buffer stays.
 ; CHECK-LABEL: define void @phi_of_two_buffers(
 ; CHECK:         call ptr @halide_malloc(ptr %ctx, i64 256)
-; REMARK: workspace call '%a' (halide_malloc, scope none) not promoted: it may be released through a phi or select of other pointers
+; REMARK: workspace call '%a' in '{{[^']*}}' (halide_malloc, scope none) not promoted: it may be released through a phi or select of other pointers
 define void @phi_of_two_buffers(ptr %ctx, i1 %c) {
 entry:
   %a = call ptr @halide_malloc(ptr %ctx, i64 256)
@@ -76,7 +76,7 @@ entry:
 }
 
 ; Over the limit: stays a heap allocation.
-; REMARK: workspace call '%big' (halide_malloc, scope none) not promoted: 65536 bytes exceed the limit 1024 bytes
+; REMARK: workspace call '%big' in '{{[^']*}}' (halide_malloc, scope none) not promoted: 65536 bytes exceed the limit 1024 bytes
 define void @big(ptr %ctx) {
   %big = call ptr @halide_malloc(ptr %ctx, i64 65536)
   %r = call i32 @work(ptr %big)
@@ -94,8 +94,8 @@ define void @big(ptr %ctx) {
 ; LEAK-DAG:     %fine = alloca [2048 x i8], align 64
 ; LEAK-NOT:     @halide_free
 ; LEAK-LABEL: define i32 @escapes(
-; LEAKREMARK: workspace call '%coarse' (halide_malloc, scope none) promoted: 2048 bytes within the limit 4096 bytes
-; LEAKREMARK: workspace call '%kept' (halide_malloc, scope none) not promoted: it is not released on every path to a return
+; LEAKREMARK: workspace call '%coarse' in '{{[^']*}}' (halide_malloc, scope none) promoted: 2048 bytes within the limit 4096 bytes
+; LEAKREMARK: workspace call '%kept' in '{{[^']*}}' (halide_malloc, scope none) not promoted: it is not released on every path to a return
 define i32 @freed_if_error(ptr %ctx) {
 entry:
   %coarse = call ptr @halide_malloc(ptr %ctx, i64 2048)

@@ -12,18 +12,18 @@
 ; RUN: %opt %loadplugin -passes='scope-alloc-promote,verify' -S %t/tvm-as1.ll -pass-remarks-missed=scope-alloc 2>&1 | FileCheck %s --check-prefix=TVMAS1
 ; RUN: %opt %loadplugin -passes='scope-alloc-promote,verify' -S %t/tvm-wide.ll -pass-remarks-missed=scope-alloc 2>&1 | FileCheck %s --check-prefix=TVMWIDE
 
-; ALIGN: workspace call '%huge' (__scopealloc_alloc, scope none) not promoted: its alignment 8589934592 exceeds the largest an alloca may have (4294967296)
+; ALIGN: workspace call '%huge' in '{{[^']*}}' (__scopealloc_alloc, scope none) not promoted: its alignment 8589934592 exceeds the largest an alloca may have (4294967296)
 ; ALIGN-NOT: alloca [
-; AS1: workspace call '%p' (__scopealloc_alloc, scope none) not promoted: it returns 'ptr addrspace(1)', not a pointer to the stack (address space 0)
+; AS1: workspace call '%p' in '{{[^']*}}' (__scopealloc_alloc, scope none) not promoted: it returns 'ptr addrspace(1)', not a pointer to the stack (address space 0)
 ; AS1-NOT: alloca [
-; AS5: workspace call '%p' (__scopealloc_alloc, scope none) not promoted: it returns 'ptr', not a pointer to the stack (address space 5)
+; AS5: workspace call '%p' in '{{[^']*}}' (__scopealloc_alloc, scope none) not promoted: it returns 'ptr', not a pointer to the stack (address space 5)
 ; AS5-NOT: alloca [
-; ABITYPE: workspace call '%p' (__scopealloc_alloc, scope none) not promoted: __scopealloc_alloc is declared with another type than the runtime's
+; ABITYPE: workspace call '%p' in '{{[^']*}}' (__scopealloc_alloc, scope none) not promoted: __scopealloc_alloc is declared with another type than the runtime's
 ; ABITYPE-NOT: alloca [
-; TVMAS1: workspace call '%tvm' (TVMBackendAllocWorkspace, scope none) not promoted: it returns 'ptr addrspace(1)', not a pointer to the stack (address space 0)
+; TVMAS1: workspace call '%tvm' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope none) not promoted: it returns 'ptr addrspace(1)', not a pointer to the stack (address space 0)
 ; TVMAS1-NOT: alloca [
-; TVMWIDE: workspace call '%dev' (TVMBackendAllocWorkspace, scope none) not promoted: its device type is not the CPU (kDLCPU = 1)
-; TVMWIDE: workspace call '%size' (TVMBackendAllocWorkspace, scope none) not promoted: its size does not fit in 64 bits
+; TVMWIDE: workspace call '%dev' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope none) not promoted: its device type is not the CPU (kDLCPU = 1)
+; TVMWIDE: workspace call '%size' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope none) not promoted: its size does not fit in 64 bits
 ; TVMWIDE-NOT: alloca [
 
 ;--- align.ll

@@ -34,5 +34,5 @@ define void @abi(i64 %n) {
   ret void
 }
 
-; REMARK: remark: <unknown>:0:0: workspace call '%ws' (TVMBackendAllocWorkspace, scope none) not promoted: its size is not a compile-time constant
-; REMARK: remark: <unknown>:0:0: workspace call '%p' (__scopealloc_alloc, scope none) not promoted: its size is not a compile-time constant
+; REMARK: remark: <unknown>:0:0: workspace call '%ws' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope none) not promoted: its size is not a compile-time constant
+; REMARK: remark: <unknown>:0:0: workspace call '%p' in '{{[^']*}}' (__scopealloc_alloc, scope none) not promoted: its size is not a compile-time constant

@@ -75,8 +75,8 @@ define void @gpu() {
   ret void
 }
 
-; REMARK: remark: <unknown>:0:0: workspace call '%ws' (TVMBackendAllocWorkspace, scope none) not promoted: it is not released on every path to a return
-; REMARK: remark: <unknown>:0:0: workspace call '%ws' (TVMBackendAllocWorkspace, scope none) not promoted: it is never released in this function
-; REMARK: remark: <unknown>:0:0: workspace call '%ws' (TVMBackendAllocWorkspace, scope none) not promoted: it is in a loop and not released in the same iteration
-; REMARK: remark: <unknown>:0:0: workspace call '%ws' (TVMBackendAllocWorkspace, scope none) not promoted: it is released more than once on a path
-; REMARK: remark: <unknown>:0:0: workspace call '%ws' (TVMBackendAllocWorkspace, scope none) not promoted: its device type is not the CPU (kDLCPU = 1)
+; REMARK: remark: <unknown>:0:0: workspace call '%ws' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope none) not promoted: it is not released on every path to a return
+; REMARK: remark: <unknown>:0:0: workspace call '%ws' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope none) not promoted: it is never released in this function
+; REMARK: remark: <unknown>:0:0: workspace call '%ws' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope none) not promoted: it is in a loop and not released in the same iteration
+; REMARK: remark: <unknown>:0:0: workspace call '%ws' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope none) not promoted: it is released more than once on a path
+; REMARK: remark: <unknown>:0:0: workspace call '%ws' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope none) not promoted: its device type is not the CPU (kDLCPU = 1)

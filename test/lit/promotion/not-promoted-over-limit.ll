@@ -32,5 +32,5 @@ define void @small_limit() "scope-alloc-max-stack-alloca"="32" {
   ret void
 }
 
-; REMARK: remark: <unknown>:0:0: workspace call '%ws' (TVMBackendAllocWorkspace, scope none) not promoted: 1025 bytes exceed the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU))
-; REMARK: remark: <unknown>:0:0: workspace call '%ws' (TVMBackendAllocWorkspace, scope none) not promoted: 64 bytes exceed the limit 32 bytes (function attribute "scope-alloc-max-stack-alloca")
+; REMARK: remark: <unknown>:0:0: workspace call '%ws' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope none) not promoted: 1025 bytes exceed the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU))
+; REMARK: remark: <unknown>:0:0: workspace call '%ws' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope none) not promoted: 64 bytes exceed the limit 32 bytes (function attribute "scope-alloc-max-stack-alloca")

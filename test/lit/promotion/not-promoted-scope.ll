@@ -53,6 +53,6 @@ define void @local() {
 !1 = !{!"global.npu_sram"}
 !2 = !{!"local"}
 
-; REMARK: remark: <unknown>:0:0: workspace call '%ws' (TVMBackendAllocWorkspace, scope 'global.workspace') not promoted: scope 'global.workspace' requires pool 'workspace'
-; REMARK: remark: <unknown>:0:0: workspace call '%ws' (TVMBackendAllocWorkspace, scope 'global.npu_sram') moved to pool 'npu_sram': scope 'global.npu_sram' requires pool 'npu_sram': 16 bytes become a buffer of that pool
-; REMARK: remark: <unknown>:0:0: workspace call '%ws' (TVMBackendAllocWorkspace, scope 'local') promoted: scope 'local' requires the stack (2048 bytes, the limit 1024 bytes
+; REMARK: remark: <unknown>:0:0: workspace call '%ws' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope 'global.workspace') not promoted: scope 'global.workspace' requires pool 'workspace'
+; REMARK: remark: <unknown>:0:0: workspace call '%ws' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope 'global.npu_sram') moved to pool 'npu_sram': scope 'global.npu_sram' requires pool 'npu_sram': 16 bytes become a buffer of that pool
+; REMARK: remark: <unknown>:0:0: workspace call '%ws' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope 'local') promoted: scope 'local' requires the stack (2048 bytes, the limit 1024 bytes

@@ -76,6 +76,6 @@ exit:
 ; CHECK: ![[G]] = !{!"global"}
 !0 = !{!"global"}
 
-; REMARK: remark: <unknown>:0:0: workspace call '%ws' (TVMBackendAllocWorkspace, scope none) promoted: 256 bytes within the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU))
-; REMARK: remark: <unknown>:0:0: workspace call '%buf' (TVMBackendAllocWorkspace, scope 'global') promoted: 16 bytes within the limit 1024 bytes
-; REMARK: remark: <unknown>:0:0: workspace call '%buf' (TVMBackendAllocWorkspace, scope none) promoted: 64 bytes within the limit 1024 bytes
+; REMARK: remark: <unknown>:0:0: workspace call '%ws' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope none) promoted: 256 bytes within the limit 1024 bytes (target default for x86_64-unknown-linux-gnu (hosted 64-bit CPU))
+; REMARK: remark: <unknown>:0:0: workspace call '%buf' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope 'global') promoted: 16 bytes within the limit 1024 bytes
+; REMARK: remark: <unknown>:0:0: workspace call '%buf' in '{{[^']*}}' (TVMBackendAllocWorkspace, scope none) promoted: 64 bytes within the limit 1024 bytes

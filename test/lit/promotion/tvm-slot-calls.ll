@@ -29,7 +29,7 @@ declare void @use(ptr)
 ; CHECK-NEXT:    %pad_temp = alloca [256 x i8], align 64
 ; CHECK-NOT:     __TVMBackend
 ; CHECK:         ret i32
-; REMARK: remark: {{.*}}workspace call '%pad_temp' (TVMBackendAllocWorkspace through @__TVMBackendAllocWorkspace, scope none) promoted: 256 bytes within the limit 1024 bytes
+; REMARK: remark: {{.*}}workspace call '%pad_temp' in '{{[^']*}}' (TVMBackendAllocWorkspace through @__TVMBackendAllocWorkspace, scope none) promoted: 256 bytes within the limit 1024 bytes
 define i32 @adjacent(i32 %dev_id) {
 entry:
   %0 = load ptr, ptr @__TVMBackendAllocWorkspace, align 8
@@ -63,8 +63,8 @@ if_end:
 ; CHECK:         call i32 %free(i32 1, i32 0, ptr %big)
 ; CHECK-NOT:     %free(
 ; CHECK:         ret i32
-; REMARK: remark: {{.*}}workspace call '%small' (TVMBackendAllocWorkspace through @__TVMBackendAllocWorkspace, scope none) promoted: 256 bytes within the limit 1024 bytes
-; REMARK: remark: {{.*}}workspace call '%big' (TVMBackendAllocWorkspace through @__TVMBackendAllocWorkspace, scope none) not promoted: 4096 bytes exceed the limit 1024 bytes
+; REMARK: remark: {{.*}}workspace call '%small' in '{{[^']*}}' (TVMBackendAllocWorkspace through @__TVMBackendAllocWorkspace, scope none) promoted: 256 bytes within the limit 1024 bytes
+; REMARK: remark: {{.*}}workspace call '%big' in '{{[^']*}}' (TVMBackendAllocWorkspace through @__TVMBackendAllocWorkspace, scope none) not promoted: 4096 bytes exceed the limit 1024 bytes
 define i32 @shared() {
 entry:
   %alloc = load ptr, ptr @__TVMBackendAllocWorkspace, align 8

@@ -37,6 +37,8 @@ const char *Cause::kindName(KindTy K) {
     return "no-frame-size";
   case Overflow:
     return "overflow";
+  case Interrupt:
+    return "interrupt";
   }
   return "?";
 }
@@ -109,6 +111,10 @@ std::string causeText(const CallGraph &G, const Cause &C) {
   case Cause::Overflow:
     return "worst case past 2^64 - 1 bytes in " + Name(C.Node) + ": " +
            C.Detail;
+  case Cause::Interrupt:
+    return "interrupt handler " + Name(C.Node) +
+           ", which may preempt it, is unbounded (its causes are under its "
+           "own entry)";
   }
   return "";
 }

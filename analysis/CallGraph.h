@@ -45,6 +45,8 @@ struct Cause {
     NoFacts,      ///< a call into code without facts nor an assumed size
     NoFrameSize,  ///< facts but no .stack_sizes entry
     Overflow,     ///< a worst case past 2^64 - 1 bytes (set by computeBounds)
+    Interrupt,    ///< an unbounded interrupt handler that may preempt the
+                  ///< entry (InterruptNesting.h; its causes are its own)
   } Kind;
   explicit Cause(KindTy Kind) : Kind(Kind) {}
   unsigned Node = 0;           ///< where (NoFacts: the code without facts)

@@ -140,11 +140,21 @@ void nestInterrupts(const CallGraph &G, const Settings &S, Bounds &B) {
         bool Over = false;
         Into->Bytes = SaturatingAdd(Into->Bytes, N.Bytes, &Over);
         Into->Bounded &= N.Bounded && !Over;
-        // What makes the handler unbounded makes the sum so too.
-        if (!N.Bounded)
-          for (const Cause &C : B.Entries[N.Entry].Causes)
-            if (is_contained(C.Affects, Resources[R]))
-              E.Causes.push_back(C);
+        // An unbounded handler makes the sum unbounded: one cause per
+        // handler names it (its own causes stay under its entry: copying
+        // them to every entry it preempts grows as entries x handlers).
+        if (!N.Bounded) {
+          auto It = find_if(E.Causes, [&](const Cause &C) {
+            return C.Kind == Cause::Interrupt && C.Node == N.Node;
+          });
+          if (It == E.Causes.end()) {
+            Cause C(Cause::Interrupt);
+            C.Node = N.Node;
+            E.Causes.push_back(std::move(C));
+            It = std::prev(E.Causes.end());
+          }
+          It->Affects.push_back(Resources[R]);
+        }
         Into->Nested.push_back(std::move(N));
       }
     }

@@ -19,6 +19,9 @@ plugin=$prefix/lib/ScopeAlloc.so
 # older clang needs -fplugin= too.
 flags="-fpass-plugin=$plugin"
 [ "$(pkg-config --variable=llvm_major scopealloc)" -ge 22 ] || flags="$flags -fplugin=$plugin"
+# Remarks name buffers as the source does, not '%3' (clang discards value
+# names in release builds).
+flags="$flags -fno-discard-value-names"
 [ "$(pkg-config --variable=pluginflags scopealloc)" = "$flags" ] ||
   fail "--variable=pluginflags is not '$flags'"
 [ "$(pkg-config --cflags scopealloc | sed "s/ *$//")" = "-I$prefix/include" ] ||

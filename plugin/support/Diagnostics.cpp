@@ -14,6 +14,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+
 using namespace llvm;
 
 namespace scopealloc {
@@ -108,12 +110,47 @@ SourceVariable findSourceVariable(const AllocaInst &AI) {
   return {};
 }
 
+/// The number the IR printer gives unnamed local \p V (%3), counted over
+/// its function as LLVM's SlotTracker counts: unnamed arguments, then per
+/// block the block if unnamed and its unnamed non-void instructions.
+/// printAsOperand would number the whole module on every call, which made
+/// naming every buffer of a large module quadratic.
+static std::optional<unsigned> localSlot(const Value &V) {
+  const Function *F = nullptr;
+  if (auto *I = dyn_cast<Instruction>(&V))
+    F = I->getFunction();
+  else if (auto *A = dyn_cast<Argument>(&V))
+    F = A->getParent();
+  if (!F || V.hasName() || V.getType()->isVoidTy())
+    return std::nullopt;
+  unsigned Next = 0;
+  for (const Argument &A : F->args())
+    if (!A.hasName()) {
+      if (&A == &V)
+        return Next;
+      ++Next;
+    }
+  for (const BasicBlock &BB : *F) {
+    if (!BB.hasName())
+      ++Next;
+    for (const Instruction &I : BB)
+      if (!I.getType()->isVoidTy() && !I.hasName()) {
+        if (&I == &V)
+          return Next;
+        ++Next;
+      }
+  }
+  return std::nullopt;
+}
+
 std::string describeValue(const Value &V) {
   if (auto *AI = dyn_cast<AllocaInst>(&V))
     if (SourceVariable SV = findSourceVariable(*AI); SV.Var)
       return SV.Var->getName().str();
   if (StringRef Name = irName(V); !Name.empty()) // also under LTO
     return ("%" + Name).str();
+  if (std::optional<unsigned> Slot = localSlot(V))
+    return "%" + std::to_string(*Slot);
   std::string S;
   raw_string_ostream OS(S);
   if (V.getType()->isVoidTy())

@@ -11,12 +11,13 @@ using namespace llvm;
 namespace scopealloc {
 namespace bound {
 
+namespace {
+
+/// Whether entry \p E is an interrupt handler (it nests on others).
 bool isInterruptHandler(const CallGraph &G, const Settings &S,
                         const EntryPoint &E) {
   return E.Exception || S.InterruptPriorities.count(G.Nodes[E.Node].Name);
 }
-
-namespace {
 
 struct Handler {
   size_t Entry;

@@ -24,10 +24,6 @@
 namespace scopealloc {
 namespace bound {
 
-/// Whether entry \p E is an interrupt handler (it nests on others).
-bool isInterruptHandler(const CallGraph &G, const Settings &S,
-                        const EntryPoint &E);
-
 /// Adds to each entry of \p B the handlers that may preempt it, for the
 /// stack and for each pool (ResourceBound::Nested, OwnBytes).
 void nestInterrupts(const CallGraph &G, const Settings &S, Bounds &B);

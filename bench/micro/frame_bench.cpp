@@ -17,9 +17,14 @@
 #include <benchmark/benchmark.h>
 #include <scopealloc/scopealloc.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -28,6 +33,7 @@ uint32_t frame_stack(uint32_t seed);
 uint32_t frame_safestack(uint32_t seed);
 uint32_t frame_demoted_inline(uint32_t seed);
 uint32_t frame_demoted_standard(uint32_t seed);
+uint32_t frame_demoted_checked(uint32_t seed);
 uint32_t frame_demoted_call(uint32_t seed);
 uint32_t frame_malloc(uint32_t seed);
 uint32_t frame_planned(uint32_t seed);
@@ -64,6 +70,7 @@ const Variant Variants[] = {
     {"demoted_inline", frame_demoted_inline, 1, DemotedFrameTarget, false,
      true},
     {"demoted_standard", frame_demoted_standard, 1, 0, false, true},
+    {"demoted_checked", frame_demoted_checked, 1, 0, false, true},
     {"demoted_call", frame_demoted_call, 1, 0, false, true},
     {"planned", frame_planned, 0, PlannedFrameTarget, false, true},
     {"malloc", frame_malloc, 0, 0, false, false},
@@ -157,11 +164,167 @@ public:
   }
 };
 
+// ---- Paired rounds (--paired=ROUNDS[,CALLS] --out=FILE) ----
+//
+// Frames this small are at the mercy of where things lie: on the CI
+// machines (2 shared AMD EPYC cores) the same function runs up to 25%
+// faster or slower depending on the page offset of its stack or arena
+// frame and on the machine's drift over seconds, more than any difference
+// between the variants (docs/performance.md). So every round runs every
+// variant once, in a new random order, for a few milliseconds of CPU time,
+// and moves the machine stack, the arena's top and SafeStack's unsafe
+// stack pointer to the same random offset (a multiple of 16 below 4 KiB)
+// first; a variant's ratio to another is the median over the rounds of its
+// time divided by the other's in the same round.
+
+double threadCpuNs() {
+  timespec T;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T);
+  return T.tv_sec * 1e9 + T.tv_nsec;
+}
+
+__attribute__((noinline)) double timeCalls(uint32_t (*Fn)(uint32_t),
+                                           uint64_t Calls) {
+  double Start = threadCpuNs();
+  uint32_t Sum = 0;
+  for (uint64_t I = 0; I < Calls; ++I)
+    Sum += Fn(static_cast<uint32_t>(I));
+  double End = threadCpuNs();
+  benchmark::DoNotOptimize(Sum);
+  return (End - Start) / static_cast<double>(Calls);
+}
+
+// timeCalls with the machine stack Shift bytes lower.
+__attribute__((noinline)) double timeShifted(uint32_t (*Fn)(uint32_t),
+                                             uint64_t Calls, size_t Shift) {
+  volatile char *Gap =
+      static_cast<volatile char *>(__builtin_alloca(Shift + 16));
+  Gap[0] = 0;
+  return timeCalls(Fn, Calls);
+}
+
+double median(std::vector<double> V) {
+  std::sort(V.begin(), V.end());
+  size_t N = V.size();
+  return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
+}
+
+int runPaired(unsigned Rounds, uint64_t Calls, const char *Out) {
+  constexpr size_t N = sizeof(Variants) / sizeof(Variants[0]);
+  std::vector<std::vector<double>> Ns(N);
+  std::mt19937 Random(20261128);
+  std::vector<size_t> Order(N);
+  for (size_t I = 0; I < N; ++I)
+    Order[I] = I;
+  for (size_t I = 0; I < N; ++I) // warm up: arenas, caches, frequency
+    timeCalls(Variants[I].Fn, Calls / 4);
+  for (unsigned R = 0; R < Rounds; ++R) {
+    size_t Shift = (Random() % 256) * 16;
+    std::shuffle(Order.begin(), Order.end(), Random);
+    // The arena's top and the unsafe stack move with the machine stack.
+    void *Mark = __scopealloc_mark();
+    if (Shift)
+      __scopealloc_alloc(Shift, 16);
+    void *Unsafe = __safestack_unsafe_stack_ptr;
+    __safestack_unsafe_stack_ptr = static_cast<char *>(Unsafe) - Shift;
+    for (size_t I : Order)
+      Ns[I].push_back(timeShifted(Variants[I].Fn, Calls, Shift));
+    __safestack_unsafe_stack_ptr = Unsafe;
+    __scopealloc_release(Mark);
+  }
+  auto Index = [&](const char *Name) -> long {
+    for (size_t I = 0; I < N; ++I)
+      if (!std::strcmp(Variants[I].Name, Name))
+        return static_cast<long>(I);
+    return -1;
+  };
+  auto PairedRatio = [&](size_t A, size_t B) {
+    std::vector<double> Q;
+    for (unsigned R = 0; R < Rounds; ++R)
+      Q.push_back(Ns[A][R] / Ns[B][R]);
+    return median(Q);
+  };
+  FILE *F = Out ? std::fopen(Out, "w") : nullptr;
+  if (Out && !F) {
+    std::perror(Out);
+    return 1;
+  }
+  std::printf("\nframe with a %d-byte buffer: %u paired rounds of %llu calls "
+              "(median CPU ns per call; ratios: median over the rounds of "
+              "the same round's times)\n",
+              FRAME_BUFFER_BYTES, Rounds, (unsigned long long)Calls);
+  std::printf("%-18s %8s %9s %11s %11s\n", "variant", "CPU ns", "x stack",
+              "x safestack", "x .so stack");
+  if (F)
+    std::fprintf(F,
+                 "{\"mode\": \"paired\", \"rounds\": %u, \"calls\": "
+                 "%llu, \"variants\": {",
+                 Rounds, (unsigned long long)Calls);
+  long Stack = Index("stack"), Safe = Index("safestack");
+  long SharedStack = Index("shared_stack"),
+       SharedSafe = Index("shared_safestack");
+  for (size_t I = 0; I < N; ++I) {
+    const Variant &V = Variants[I];
+    double Med = median(Ns[I]);
+    double XStack = PairedRatio(I, Stack);
+    long Peer = V.InSharedLibrary ? SharedSafe : Safe;
+    double XSafe = V.Ours ? PairedRatio(I, Peer) : 0;
+    double XSoStack = V.InSharedLibrary ? PairedRatio(I, SharedStack) : 0;
+    std::printf("%-18s %8.3f %8.3fx", V.Name, Med, XStack);
+    if (XSafe)
+      std::printf(" %10.3fx", XSafe);
+    else
+      std::printf(" %11s", "");
+    if (XSoStack)
+      std::printf(" %10.3fx", XSoStack);
+    std::printf("\n");
+    if (F)
+      std::fprintf(F,
+                   "%s\"%s\": {\"median_ns\": %.4f, \"x_stack\": %.4f, "
+                   "\"x_safestack\": %.4f, \"x_shared_stack\": %.4f}",
+                   I ? ", " : "", V.Name, Med, XStack, XSafe, XSoStack);
+  }
+  // The same frame in the .so against the executable's.
+  long Inline = Index("demoted_inline"), SharedInline = Index("shared_inline");
+  double SoOverExe = PairedRatio(SharedInline, Inline);
+  std::printf("shared_inline / demoted_inline: %.3fx (the .so's demoted "
+              "frame against the executable's)\n",
+              SoOverExe);
+  if (F) {
+    std::fprintf(F, "}, \"shared_inline_x_demoted_inline\": %.4f}\n",
+                 SoOverExe);
+    std::fclose(F);
+  }
+  return 0;
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
   if (!selfCheck())
     return 1;
+  // --paired=ROUNDS[,CALLS] [--out=FILE]: the interleaved, layout-randomised
+  // rounds that scripts/bench/run.sh reports (see runPaired).
+  const char *Paired = nullptr, *Out = nullptr;
+  for (int I = 1; I < Argc; ++I) {
+    if (!std::strncmp(Argv[I], "--paired=", 9))
+      Paired = Argv[I] + 9;
+    else if (!std::strncmp(Argv[I], "--out=", 6))
+      Out = Argv[I] + 6;
+  }
+  if (Paired) {
+    char *End;
+    unsigned long Rounds = std::strtoul(Paired, &End, 10);
+    unsigned long long Calls = 2000000;
+    if (*End == ',')
+      Calls = std::strtoull(End + 1, &End, 10);
+    if (*End || Rounds < 1 || Calls < 1) {
+      std::fprintf(stderr, "frame_bench: --paired=ROUNDS[,CALLS], not '%s'\n",
+                   Paired);
+      return 2;
+    }
+    return runPaired(static_cast<unsigned>(Rounds), Calls, Out);
+  }
   for (const Variant &V : Variants)
     benchmark::RegisterBenchmark((std::string("frame/") + V.Name).c_str(),
                                  runFrame, V.Fn)

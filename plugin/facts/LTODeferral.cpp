@@ -164,6 +164,8 @@ bool deferToLink(Module &M, const ModulePolicy &Policy) {
     // The runtime this code links against is the compile step's concern.
     if (std::optional<SlowPath> P = explicitSlowPath())
       F.addFnAttr(SlowPathAttr, spell(*P));
+    if (std::optional<FastPathCheck> C = explicitFastPathCheck())
+      F.addFnAttr(FastPathAttr, spell(*C));
     if (stackFactsRequested())
       F.addFnAttr(FactsRequestedAttr);
     const StackPolicy &P = Policies.find(&F)->second;

@@ -73,6 +73,52 @@ static cl::opt<SlowPath> SlowPathOpt(
     cl::init(SCOPEALLOC_SLOW_PATH_DEFAULT_STANDARD ? SlowPath::Standard
                                                    : SlowPath::PreserveMost));
 
+// Where a guard can do the limit check's job (a small frame, hosted Linux,
+// whose runtime maps a guard region above every arena and handles its
+// faults), the inline fast path skips the check, as SafeStack does and as
+// stack probes skip frames smaller than a guard page. checked keeps the
+// comparison against the pool's bound everywhere.
+static cl::opt<FastPathCheck> FastPathOpt(
+    "scope-alloc-fast-path", cl::cat(scopealloc::optionCategory()),
+    cl::desc("How the inline fast path keeps a default-pool frame inside "
+             "the arena"),
+    cl::values(
+        clEnumValN(FastPathCheck::Guarded, "guarded",
+                   "frames up to " SCOPEALLOC_ABI_STR(
+                       SCOPEALLOC_GUARDED_FRAME_MAX) " bytes rely on the "
+                                                     "arena's guard region "
+                                                     "on hosted Linux "
+                                                     "(default)"),
+        clEnumValN(FastPathCheck::Checked, "checked",
+                   "every frame is compared with the pool's bound")),
+    cl::init(FastPathCheck::Guarded));
+
+StringRef spell(FastPathCheck C) {
+  return C == FastPathCheck::Checked ? "checked" : "guarded";
+}
+
+std::optional<FastPathCheck> explicitFastPathCheck() {
+  if (!FastPathOpt.getNumOccurrences())
+    return std::nullopt;
+  return FastPathOpt.getValue();
+}
+
+/// \p F's fast-path check: the one its compile step recorded for the LTO
+/// link, else the option's.
+static FastPathCheck fastPathCheckFor(const Function &F) {
+  Attribute A = F.getFnAttribute(FastPathAttr);
+  if (!A.isStringAttribute())
+    return FastPathOpt;
+  StringRef V = A.getValueAsString();
+  if (V == spell(FastPathCheck::Guarded))
+    return FastPathCheck::Guarded;
+  if (V != spell(FastPathCheck::Checked))
+    reportWarning(F, nullptr,
+                  Twine("unknown \"") + FastPathAttr + "\"=\"" + V +
+                      "\": the fast path compares every frame with the bound");
+  return FastPathCheck::Checked;
+}
+
 StringRef spell(SlowPath P) {
   return P == SlowPath::Standard ? "standard" : "preserve-most";
 }
@@ -377,6 +423,20 @@ bool RuntimeABI::canInlineDefaultPool(const Function &F) {
          !F.isPresplitCoroutine(); // a coroutine may resume on another thread
 }
 
+bool RuntimeABI::isGuardedFrame(const Function &F, uint64_t Size,
+                                Align Alignment) {
+  // Only the hosted Linux runtime maps the guard and handles its faults.
+  if (!Triple(F.getParent()->getTargetTriple()).isOSLinux() ||
+      fastPathCheckFor(F) != FastPathCheck::Guarded)
+    return false;
+  // With more than the granule's alignment the frame would not start at cur,
+  // and the marker would not bound what it skipped.
+  return Alignment.value() <= SCOPEALLOC_DEFAULT_POOL_GRANULE &&
+         alignTo(std::max<uint64_t>(Size, 1),
+                 Align(SCOPEALLOC_DEFAULT_POOL_GRANULE)) <=
+             SCOPEALLOC_GUARDED_FRAME_MAX;
+}
+
 RuntimeABI::InlineFrame
 RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   LLVMContext &C = M.getContext();
@@ -440,7 +500,10 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   Value *End =
       B.CreateGEP(B.getInt8Ty(), Frame0, ConstantInt::get(IntPtr, FastSize),
                   "scopealloc.end");
-  Value *Fits = B.CreateICmpULE(End, Bound, "scopealloc.fits");
+  const bool Guarded = isGuardedFrame(*Before->getFunction(), Size, Alignment);
+  // A guarded frame asks the bound only whether the fast path is open.
+  Value *Fits = Guarded ? B.CreateIsNotNull(Bound, "scopealloc.open")
+                        : B.CreateICmpULE(End, Bound, "scopealloc.fits");
 
   Instruction *FastTerm, *SlowTerm;
   SplitBlockAndInsertIfThenElse(Fits, Before, &FastTerm, &SlowTerm,
@@ -451,6 +514,17 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
 
   IRBuilder<> Fast(FastTerm);
   Value *FastFrame = Frame0;
+  if (Guarded) {
+    // The probe: the byte just above the frame, written before cur moves, so
+    // that a frame running into the guard faults while cur still holds the
+    // frame's start (the runtime's report then knows the size) and a
+    // signal handler that runs meanwhile bumps from below it. Volatile: it
+    // must stay, stay first, and stay one store. The runtime finds the
+    // peak as the highest nonzero byte above `high`: nothing else is ever
+    // written at or above the highest frame's top.
+    Fast.CreateStore(Fast.getInt8(SCOPEALLOC_GUARD_MARKER), End,
+                     /*isVolatile=*/true);
+  }
   Store(Fast, End, Pool, PtrAlign);
   if (CountInlineFrames) {
     Value *AllocsAddr = Fast.CreateStructGEP(PoolTy, Pool, PoolField::Allocs);

@@ -28,6 +28,16 @@ std::optional<SlowPath> explicitSlowPath();
 /// link step, which cannot take the option, follows it.
 inline constexpr const char *SlowPathAttr = "scope-alloc-slow-path";
 
+/// How the inline fast path keeps a frame inside the arena
+/// (-scope-alloc-fast-path): against the pool's bound, or, for small frames
+/// on hosted Linux, by the guard region above the arena.
+enum class FastPathCheck { Guarded, Checked };
+llvm::StringRef spell(FastPathCheck C);
+std::optional<FastPathCheck> explicitFastPathCheck();
+/// The function attribute that carries an explicit -scope-alloc-fast-path
+/// to the LTO link, as SlowPathAttr does.
+inline constexpr const char *FastPathAttr = "scope-alloc-fast-path";
+
 class RuntimeABI {
 public:
   explicit RuntimeABI(llvm::Module &M) : M(M) {}
@@ -70,6 +80,16 @@ public:
   /// on other architectures and with the standard SlowPath). Splits the entry
   /// block; \p Before starts the joined block. The pool's declaration, when the
   /// module has none yet, is initial-exec (-scope-alloc-tls-model).
+  ///
+  /// A guarded frame (FastPathCheck::Guarded: hosted Linux, alignment at most
+  /// the granule, at most SCOPEALLOC_GUARDED_FRAME_MAX bytes) skips the
+  /// comparison: the bound is only tested for NULL (no arena yet, exact
+  /// counts), and a store of a marker byte just above the frame, before the
+  /// new cur is published, lands in the guard region when the frame would
+  /// overrun the arena (the runtime's fault handler reports it) and records
+  /// the frame's top for the runtime's peak.
+  static bool isGuardedFrame(const llvm::Function &F, uint64_t Size,
+                             llvm::Align Alignment);
   InlineFrame inlineFrame(llvm::Instruction *Before, uint64_t Size,
                           llvm::Align Alignment);
   /// The inline release: a store of \p Mark to the pool's cur.

@@ -122,8 +122,9 @@ static void sa_pool_move(scopealloc_pool *to, const scopealloc_pool *from) {
 
 static void sa_stats_add(scopealloc_stats *s, const scopealloc_pool *p) {
   s->current += (size_t)(SA_LOAD_RELAXED(&p->cur) - p->base);
-  if (sa_peak(p) > s->peak)
-    s->peak = sa_peak(p);
+  size_t peak = sa_arena_peak(p);
+  if (peak > s->peak)
+    s->peak = peak;
   s->allocs += SA_COUNT_LOAD(&p->allocs);
   s->failures += SA_COUNT_LOAD(&p->failures);
 }
@@ -199,8 +200,9 @@ static void sa_arena_retire_locked(scopealloc_arena *a) {
     a->next->prev = a->prev;
   sa_gone_allocs += a->pool.allocs;
   sa_gone_failures += a->pool.failures;
-  if (sa_peak(&a->pool) > sa_gone_peak)
-    sa_gone_peak = sa_peak(&a->pool);
+  size_t peak = sa_arena_peak(&a->pool);
+  if (peak > sa_gone_peak)
+    sa_gone_peak = peak;
   if (a->pool.base)
     sa_arena_unmap(&a->pool);
   a->pool.cur = a->pool.base;

@@ -400,6 +400,32 @@ SA_HIDDEN sa_identity_verdict sa_identity_judge(int shared_build,
  * statistics; also read directly by white-box tests). */
 SA_HIDDEN void sa_process_totals_get(sa_process_totals *out);
 
+/* guard_fault.c (layer 4, below thread_arena.c): the SIGSEGV handler that
+ * commits an arena, or reports its exhaustion, when a guarded frame's
+ * marker store faults (see guard_fault.c). thread_arena.c hands it what it
+ * needs: the calling thread's pool, a commit, a report that does not
+ * return, and the size of the guard above every arena. */
+typedef struct sa_guard_ops {
+  scopealloc_pool *(*pool)(void);
+  /* Commits the reservation up to `end`: 0, or -1 (nothing changed). */
+  int (*commit)(scopealloc_pool *pool, const char *end);
+  void (*fail)(scopealloc_pool *pool, const char *reason, size_t size,
+               const void *caller) __attribute__((noreturn));
+  size_t guard;
+} sa_guard_ops;
+/* Once per process, with the first arena; keeps the previous handler, to
+ * which every other fault goes. */
+SA_HIDDEN void sa_guard_install(const sa_guard_ops *ops);
+/* With a thread's arena: an alternate signal stack, unless it has one. */
+SA_HIDDEN void sa_guard_thread_start(void);
+/* At its exit: gives back the stack sa_guard_thread_start made. */
+SA_HIDDEN void sa_guard_thread_end(void);
+
+/* thread_arena.c: the peak of a default-pool arena (a thread's or a
+ * fiber's, any thread may ask): `high`, or the highest marker a guarded
+ * frame left above it, whichever is higher. */
+SA_HIDDEN size_t sa_arena_peak(const scopealloc_pool *pool);
+
 /* thread_arena.c: the reservation behind a default-pool arena (a thread's,
  * or a fiber's). sa_arena_map reserves `cap` bytes (a whole number of pages;
  * 0 means the per-thread cap: SCOPEALLOC_RESERVE or the default) of address space,

@@ -20,13 +20,17 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-__thread scopealloc_pool __scopealloc_tls_pool;
+/* On a cache line of its own: the fast path reads cur and bound together. */
+__thread scopealloc_pool __scopealloc_tls_pool __attribute__((aligned(64)));
 
 #define SA_POOL_NAME "workspace"
 #define SA_GRANULE ((uintptr_t)SCOPEALLOC_DEFAULT_POOL_GRANULE)
 #define SA_COMMIT_STEP ((size_t)1 << 20)
-/* Guard below and above every arena (rounded up to whole pages). */
+/* Guard below and above every arena (rounded up to whole pages). Above,
+ * it also catches the marker of a guarded frame that overruns the arena. */
 #define SA_GUARD_SIZE ((size_t)64 << 10)
+_Static_assert(SA_GUARD_SIZE > SCOPEALLOC_GUARDED_FRAME_MAX,
+               "the guard must hold a guarded frame's marker");
 /* The default per-thread cap (the reservation): SA_CAP_STACKS times the
  * soft RLIMIT_STACK, between SA_CAP_MIN and SA_CAP_MAX (SA_CAP_MAX when the
  * stack is unlimited). Runaway recursion of demoted frames then ends in the
@@ -65,6 +69,85 @@ void sa_thread_arena_set_fiber_hooks(const sa_fiber_hooks *hooks) {
 static size_t sa_round_up(size_t n, size_t to) {
   return n + (to - 1 - (n - 1) % to); /* n > 0; may wrap to 0: caller checks */
 }
+
+/* The highest marker a guarded frame left in [high, limit): the byte just
+ * above each such frame is SCOPEALLOC_GUARD_MARKER, written before the frame
+ * moved cur, and nothing writes at or above the highest frame's top, so the
+ * highest nonzero byte there is that top. Tops are multiples of SA_GRANULE.
+ * The memory was zero when mapped (committed memory is never given back
+ * while the arena lives). */
+/* Not instrumented: it reads another thread's arena while that thread runs
+ * (bytes the reader only compares with 0), and memory a tool has marked
+ * released. Under Valgrind the code runs without the inline fast path (the
+ * runtime warns otherwise: sa_hook_inline_fast_path), and memcheck would
+ * report the reads: `high` is the peak there. */
+__attribute__((no_sanitize("address", "thread", "memory"))) size_t
+sa_arena_peak(const scopealloc_pool *pool) {
+  char *base = pool->base;
+  char *high = SA_LOAD_RELAXED(&pool->high);
+  if (!base || !high)
+    return 0;
+  if (sa_hooked() & SA_HOOK_VALGRIND)
+    return (size_t)(high - base);
+  char *limit = SA_LOAD_RELAXED(&pool->limit);
+  for (const volatile char *p = limit - SA_GRANULE; p >= high; p -= SA_GRANULE)
+    if (*p)
+      return (size_t)((const char *)p - base);
+  return (size_t)(high - base);
+}
+
+/* The calling thread's report: `high` brought up to the guarded frames'
+ * peak first, so that the report's peak counts them. */
+static SA_COLD SA_NORETURN void sa_default_fail(scopealloc_pool *pool,
+                                                const char *reason,
+                                                size_t size, size_t align,
+                                                const void *caller) {
+  if (pool->base) {
+    char *peak = pool->base + sa_arena_peak(pool);
+    if (peak > pool->high)
+      SA_STORE_RELAXED(&pool->high, peak);
+  }
+  sa_fail(pool, SA_POOL_NAME, reason, size, align, 0, caller);
+}
+
+/* Commits the calling thread's reservation up to at least `end` (at least
+ * 1 MiB more, and at least half again what is committed, so the number of
+ * mprotect calls stays logarithmic; or just what `end` needs when the
+ * system refuses more). 0, or -1 with nothing changed. Async-signal-safe:
+ * the guard's fault handler calls it. */
+static int sa_arena_commit(scopealloc_pool *pool, const char *end) {
+  size_t committed = (size_t)(pool->limit - pool->base);
+  size_t reserved = (size_t)(pool->reserve_end - pool->base);
+  size_t need = (size_t)(end - pool->base);
+  if (need <= committed)
+    return 0;
+  size_t grown = committed + committed / 2;
+  size_t want = sa_round_up(need > grown ? need : grown, SA_COMMIT_STEP);
+  if (want < need || want > reserved) /* wrapped, or past the end */
+    want = reserved;
+  if (mprotect(pool->limit, want - committed, PROT_READ | PROT_WRITE) != 0) {
+    want = sa_round_up(need, sa_page);
+    if (want < need || want > reserved)
+      want = reserved;
+    if (mprotect(pool->limit, want - committed, PROT_READ | PROT_WRITE) != 0)
+      return -1;
+  }
+  if (sa_hooked())
+    sa_hook_commit(pool, pool->limit, want - committed);
+  SA_STORE_RELAXED(&pool->limit, pool->base + want);
+  return 0;
+}
+
+static scopealloc_pool *sa_guard_pool(void) { return &__scopealloc_tls_pool; }
+static SA_NORETURN void sa_guard_fail(scopealloc_pool *pool,
+                                      const char *reason, size_t size,
+                                      const void *caller) {
+  sa_default_fail(pool, reason, size, SA_GRANULE, caller);
+}
+/* `guard` is set with the page size (sa_init_once). */
+static sa_guard_ops sa_guard_handler = {sa_guard_pool, sa_arena_commit,
+                                        sa_guard_fail, 0};
+
 
 /* Arena creation and teardown run with the thread's signals blocked: a
  * handler that runs demoted code in the middle of them would find no arena
@@ -188,8 +271,9 @@ static void sa_thread_arena_destroy(void *arg) {
   }
   sa_exited_allocs += pool->allocs;
   sa_exited_failures += pool->failures;
-  if (sa_peak(pool) > sa_exited_peak)
-    sa_exited_peak = sa_peak(pool);
+  size_t peak = sa_arena_peak(pool);
+  if (peak > sa_exited_peak)
+    sa_exited_peak = peak;
   pthread_mutex_unlock(&sa_lock);
   if (z) {
     pthread_mutex_unlock(&z->alive);
@@ -197,6 +281,7 @@ static void sa_thread_arena_destroy(void *arg) {
     free(z);
   }
   sa_arena_unmap(pool);
+  sa_guard_thread_end();
   /* A later pthread-key destructor may still use the pool: start afresh. */
   memset(pool, 0, sizeof *pool);
   sa_critical_leave(&old);
@@ -221,8 +306,9 @@ static void sa_atfork_child(void) {
       continue;
     sa_exited_allocs += p->allocs;
     sa_exited_failures += p->failures;
-    if (sa_peak(p) > sa_exited_peak)
-      sa_exited_peak = sa_peak(p);
+    size_t peak = sa_arena_peak(p);
+    if (peak > sa_exited_peak)
+      sa_exited_peak = peak;
     sa_reservations--; /* what stays below its top is plain memory now */
     size_t used = (size_t)(p->cur - p->base);
     char *keep = used ? p->base + sa_round_up(used, sa_page) : p->base;
@@ -273,6 +359,7 @@ __attribute__((constructor)) static void sa_thread_arena_load(void) {
 static void sa_init_once(void) {
   sa_page = (size_t)sysconf(_SC_PAGESIZE);
   sa_guard = sa_round_up(SA_GUARD_SIZE, sa_page);
+  sa_guard_handler.guard = sa_guard;
   pthread_once(&sa_atfork_once, sa_register_atfork);
   if (pthread_key_create(&sa_key, sa_thread_arena_destroy) != 0) {
     fprintf(stderr, "scopealloc: pthread_key_create failed\n");
@@ -376,6 +463,8 @@ int sa_arena_map(scopealloc_pool *pool, size_t cap) {
     errno = err;
     return -1;
   }
+  /* Before the fast path opens on it: guarded frames grow it by fault. */
+  sa_guard_install(&sa_guard_handler);
   pool->base = pool->cur = pool->high = base;
   pool->bound = sa_exact_stats() ? NULL : base;
   pool->limit = base + commit;
@@ -451,6 +540,8 @@ static SA_COLD void sa_thread_arena_create(size_t size, size_t align,
   pthread_mutex_unlock(&sa_lock);
   if (!SA_LOAD(&sa_unloaded))
     pthread_setspecific(sa_key, pool);
+  if (!z)
+    sa_guard_thread_start();
   sa_critical_leave(&old);
 }
 
@@ -522,9 +613,7 @@ static void sa_exact_on(void) {
 }
 
 /* Cold: no arena yet, exact counts on, or [cur, limit) too small: commit
- * more of the reservation (at least 1 MiB, and at least half again what is
- * committed, so the number of mprotect calls stays logarithmic), or
- * report. */
+ * more of the reservation (sa_arena_commit), or report. */
 static SA_COLD void *sa_thread_alloc_slow(size_t size, size_t align,
                                           const void *caller) {
   scopealloc_pool *pool = &__scopealloc_tls_pool;
@@ -537,35 +626,17 @@ static SA_COLD void *sa_thread_alloc_slow(size_t size, size_t align,
   if (sa_bump_rounded(pool, size, align, granule, &p))
     goto served;
   if (align & (align - 1))
-    sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_BAD_ALIGNMENT, size, align,
-            0, caller);
+    sa_default_fail(pool, SCOPEALLOC_REASON_BAD_ALIGNMENT, size, align,
+                    caller);
   uintptr_t cur = (uintptr_t)pool->cur;
   uintptr_t room = (uintptr_t)pool->reserve_end - cur;
   uintptr_t mask = align > SA_MIN_ALIGN ? align - 1 : SA_MIN_ALIGN - 1;
   uintptr_t pad = -cur & mask;
   if (pad > room || size > room - pad)
-    sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_EXHAUSTED, size, align, 0,
-            caller);
+    sa_default_fail(pool, SCOPEALLOC_REASON_EXHAUSTED, size, align, caller);
 
-  size_t committed = (size_t)(pool->limit - pool->base);
-  size_t reserved = (size_t)(pool->reserve_end - pool->base);
-  size_t need = (size_t)(cur + pad + size - (uintptr_t)pool->base);
-  size_t grown = committed + committed / 2;
-  size_t want = sa_round_up(need > grown ? need : grown, SA_COMMIT_STEP);
-  if (want < need || want > reserved) /* wrapped, or past the end */
-    want = reserved;
-  if (mprotect(pool->limit, want - committed, PROT_READ | PROT_WRITE) != 0) {
-    /* Settle for what this request needs before giving up. */
-    want = sa_round_up(need, sa_page);
-    if (want < need || want > reserved)
-      want = reserved;
-    if (mprotect(pool->limit, want - committed, PROT_READ | PROT_WRITE) != 0)
-      sa_fail(pool, SA_POOL_NAME, SCOPEALLOC_REASON_NO_MEMORY, size, align,
-              0, caller);
-  }
-  if (sa_hooked())
-    sa_hook_commit(pool, pool->limit, want - committed);
-  pool->limit = pool->base + want;
+  if (sa_arena_commit(pool, (char *)(cur + pad + size)) != 0)
+    sa_default_fail(pool, SCOPEALLOC_REASON_NO_MEMORY, size, align, caller);
   if (!sa_bump_rounded(pool, size, align, granule, &p))
     __builtin_trap(); /* unreachable: the commit covers the request */
 served:
@@ -643,7 +714,7 @@ void scopealloc_thread_stats(scopealloc_stats *out) {
   const scopealloc_pool *pool = &__scopealloc_tls_pool;
   out->name = pool->name ? pool->name : SA_POOL_NAME; /* or a fiber arena's */
   out->current = (size_t)(pool->cur - pool->base);
-  out->peak = sa_peak(pool);
+  out->peak = sa_arena_peak(pool);
   out->capacity = (size_t)(pool->reserve_end - pool->base);
   out->allocs = pool->allocs;
   out->failures = pool->failures;
@@ -665,7 +736,7 @@ void sa_process_totals_get(sa_process_totals *out) {
   s->failures = sa_exited_failures;
   for (const scopealloc_pool *p = sa_live; p; p = p->next_thread_pool) {
     s->current += (size_t)(SA_LOAD_RELAXED(&p->cur) - p->base);
-    size_t peak = sa_peak(p);
+    size_t peak = sa_arena_peak(p);
     if (peak > s->peak)
       s->peak = peak;
     s->allocs += SA_COUNT_LOAD(&p->allocs);

@@ -1,7 +1,9 @@
 // Statistics off (the default), the inline fast path counts no frame: a
 // thread's `allocs` counts the frames that took the slow path (its first
-// frame, each new peak) and runtime calls, while current and peak stay exact
-// (a frame that would set a new peak goes through the runtime). The pool's
+// frame, and with -scope-alloc-fast-path=checked each new peak) and runtime
+// calls, while current and peak stay exact (a checked frame that would set a
+// new peak goes through the runtime; a guarded one leaves its marker, which
+// the runtime reads). The pool's
 // top stays a multiple of 16, so a 1500-byte frame takes 1504 bytes.
 // scopealloc_set_exact_stats(1) makes every frame of every thread count from
 // then on (each then goes through the runtime), also in a thread that already
@@ -10,8 +12,11 @@
 // fast path closed until it is released: a frame never starts off the
 // 16-byte grid.
 // RUN: %scc -O2 -pthread %s -o %t
-// RUN: %t | FileCheck %s --check-prefix=OFF
+// RUN: %t | FileCheck %s --check-prefixes=OFF,GUARDED
 // RUN: env SCOPEALLOC_STATS=1 %t 2>/dev/null | FileCheck %s --check-prefix=ON
+// RUN: %scc -O2 -pthread -mllvm -scope-alloc-fast-path=checked %s -o %t.checked
+// RUN: %t.checked | FileCheck %s --check-prefixes=OFF,CHECKED
+// RUN: env SCOPEALLOC_STATS=1 %t.checked 2>/dev/null | FileCheck %s --check-prefix=ON
 #include <pthread.h>
 #include <scopealloc/scopealloc.h>
 #include <stdint.h>
@@ -127,7 +132,8 @@ int main(void) {
   return 0;
 }
 // OFF: main: 1 of 1000 frames counted, peak 2048 current 0
-// OFF-NEXT: nested: 3 of 4 frames counted, peak 8192 current 0
+// CHECKED-NEXT: nested: 3 of 4 frames counted, peak 8192 current 0
+// GUARDED-NEXT: nested: 0 of 4 frames counted, peak 8192 current 0
 // OFF-NEXT: 1500-byte frames: allocs 1 peak 1504 current 0
 // OFF-NEXT: other thread after exact counts on: 1000 of 1000 frames counted
 // OFF-NEXT: exact counts were off; on: 1000 of 1000 frames counted

@@ -8,7 +8,7 @@
 
 /* Bumped whenever struct scopealloc_pool or an entry point changes; it is
  * the shared runtime's SOVERSION (runtime/CMakeLists.txt reads it here). */
-#define SCOPEALLOC_ABI_VERSION 3
+#define SCOPEALLOC_ABI_VERSION 4
 
 #define SCOPEALLOC_ABI_CAT_(A, B) A##B
 #define SCOPEALLOC_ABI_CAT(A, B) SCOPEALLOC_ABI_CAT_(A, B)
@@ -22,6 +22,16 @@
   SCOPEALLOC_ABI_CAT(__scopealloc_abi_v, SCOPEALLOC_ABI_VERSION)
 #define SCOPEALLOC_ABI_VERSION_SYMBOL_NAME                                     \
   SCOPEALLOC_ABI_STR(SCOPEALLOC_ABI_VERSION_SYMBOL)
+
+/* The guarded fast path (hosted Linux): a default-pool frame of at most
+ * this many bytes skips the comparison with the pool's bound and relies on
+ * the guard region the runtime maps above every arena (at least this much
+ * plus a page), by storing SCOPEALLOC_GUARD_MARKER (nonzero) at the byte
+ * just above the frame before it moves `cur`. The runtime commits the
+ * arena, or reports its exhaustion, from the fault that store takes, and
+ * reads the peak as the highest nonzero byte above `high`. */
+#define SCOPEALLOC_GUARDED_FRAME_MAX 16384
+#define SCOPEALLOC_GUARD_MARKER 0xa5
 
 /* Every allocation starts at least this aligned (the inline fast path
  * rounds up to it, as the runtime does). */

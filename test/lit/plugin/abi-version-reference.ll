@@ -14,14 +14,14 @@
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-; CHECK: @__scopealloc_abi_v3 = external constant i8
-; CHECK: @scopealloc.abi.check = private constant ptr @__scopealloc_abi_v3
+; CHECK: @__scopealloc_abi_v4 = external constant i8
+; CHECK: @scopealloc.abi.check = private constant ptr @__scopealloc_abi_v4
 ; CHECK: @llvm.used = appending global [1 x ptr] [ptr @scopealloc.abi.check]
 ; CHECK-NOT: abi.check
 ; CHECK-NOT: __scopealloc_abi_v
 ; CHECK: define void @f(
 
-; CALLS: @__scopealloc_abi_v3 = external constant i8
+; CALLS: @__scopealloc_abi_v4 = external constant i8
 ; CALLS: @llvm.used = appending global [1 x ptr] [ptr @scopealloc.abi.check]
 ; CALLS: call {{.*}}ptr @__scopealloc_alloc(
 ; CALLS: call {{.*}}ptr @__scopealloc_pool_alloc(

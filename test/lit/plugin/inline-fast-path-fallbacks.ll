@@ -3,10 +3,10 @@
 ; bookkeeping follows the runtime calls), bare-metal triples without TLS,
 ; named pools, and the option turned off.
 ; RUN: split-file %s %t
-; RUN: %opt %loadplugin -passes='scope-alloc,verify' -S %t/hosted.ll | FileCheck %s
-; RUN: %opt %loadplugin -passes='scope-alloc,verify' -S %t/bare-metal.ll | FileCheck %s --check-prefix=CALLS
-; RUN: %opt %loadplugin -passes='scope-alloc,verify' -S %t/no-triple.ll | FileCheck %s --check-prefix=CALLS
-; RUN: %opt %loadplugin -scope-alloc-inline-fast-path=false -passes='scope-alloc,verify' -S %t/hosted.ll \
+; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -passes='scope-alloc,verify' -S %t/hosted.ll | FileCheck %s
+; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -passes='scope-alloc,verify' -S %t/bare-metal.ll | FileCheck %s --check-prefix=CALLS
+; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -passes='scope-alloc,verify' -S %t/no-triple.ll | FileCheck %s --check-prefix=CALLS
+; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -scope-alloc-inline-fast-path=false -passes='scope-alloc,verify' -S %t/hosted.ll \
 ; RUN:   | FileCheck %s --check-prefix=OFF
 
 ;--- hosted.ll

@@ -3,17 +3,17 @@
 ; hard-coded 8 (an 8-aligned access to a 4-aligned slot claims more than the
 ; slot guarantees). Frames with setjmp and with a catching landing pad, and
 ; the inline fast path, for armv7 and i686.
-; RUN: %opt %loadplugin -scope-alloc-count-inline-frames -passes='scope-alloc,verify' -S %s \
+; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -scope-alloc-count-inline-frames -passes='scope-alloc,verify' -S %s \
 ; RUN:   -mtriple=armv7-unknown-linux-gnueabihf \
 ; RUN:   -data-layout='e-m:e-p:32:32-Fi8-i64:64-v128:64:128-a:0:32-n32-S64' \
 ; RUN:   | FileCheck %s --check-prefixes=CHECK,ARM
-; RUN: %opt %loadplugin -scope-alloc-count-inline-frames -passes='scope-alloc,verify' -S %s \
+; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -scope-alloc-count-inline-frames -passes='scope-alloc,verify' -S %s \
 ; RUN:   -mtriple=i686-unknown-linux-gnu \
 ; RUN:   -data-layout='e-m:e-p:32:32-p270:32:32-p271:32:32-p272:64:64-i128:128-f64:32:64-f80:32-n8:16:32-S128' \
 ; RUN:   | FileCheck %s --check-prefixes=CHECK,X86
 ; No access to the slot or the pool claims 8-byte alignment on either target
 ; (the only 8-aligned accesses are armv7's i64 counter, whose i64 is 8-aligned).
-; RUN: %opt %loadplugin -scope-alloc-count-inline-frames -passes='scope-alloc,verify' -S %s \
+; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -scope-alloc-count-inline-frames -passes='scope-alloc,verify' -S %s \
 ; RUN:   -mtriple=i686-unknown-linux-gnu \
 ; RUN:   -data-layout='e-m:e-p:32:32-p270:32:32-p271:32:32-p272:64:64-i128:128-f64:32:64-f80:32-n8:16:32-S128' \
 ; RUN:   | FileCheck %s --check-prefix=NO8

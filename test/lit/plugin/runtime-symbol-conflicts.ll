@@ -21,17 +21,17 @@
 ; (AArch64 calls __scopealloc_frame_slow from LLVM 18 on: nonlazybind.)
 ; RUN: %if aarch64-nonlazybind %{ %opt %loadplugin -passes=scope-alloc,verify -S %t/compatible-aarch64.ll | FileCheck %s --check-prefix=OK64 %}
 
-; TLS: error: scope-alloc: @__scopealloc_tls_pool conflicts with the ScopeAlloc runtime: it is not thread_local; expected an external thread_local global holding struct scopealloc_pool '{ ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }' (runtime ABI version 3), as <scopealloc/scopealloc.h> declares it. No function of the module was rewritten
+; TLS: error: scope-alloc: @__scopealloc_tls_pool conflicts with the ScopeAlloc runtime: it is not thread_local; expected an external thread_local global holding struct scopealloc_pool '{ ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }' (runtime ABI version 4), as <scopealloc/scopealloc.h> declares it. No function of the module was rewritten
 ; NOCRASH-NOT: Broken module
 ; NOCRASH-NOT: Stack dump
 ; TLSFN: error: scope-alloc: @__scopealloc_tls_pool conflicts with the ScopeAlloc runtime: it is a function; expected an external thread_local global
 ; TLSTY: error: scope-alloc: @__scopealloc_tls_pool conflicts with the ScopeAlloc runtime: its type is '[16 x i8]'; expected an external thread_local global
-; POOLTY: error: scope-alloc: type %scopealloc.pool conflicts with the ScopeAlloc runtime: its body is '{ i32 }'; expected struct scopealloc_pool '{ ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }' (runtime ABI version 3). No function of the module was rewritten
+; POOLTY: error: scope-alloc: type %scopealloc.pool conflicts with the ScopeAlloc runtime: its body is '{ i32 }'; expected struct scopealloc_pool '{ ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }' (runtime ABI version 4). No function of the module was rewritten
 ; FNTY: error: scope-alloc: @__scopealloc_alloc conflicts with the ScopeAlloc runtime: it is declared with type 'i32 (i32)'; expected a function of type 'ptr (i64, i64)' (<scopealloc/scopealloc.h> declares it)
 ; FNSLOW: error: scope-alloc: @__scopealloc_frame_slow conflicts with the ScopeAlloc runtime: it is declared with type 'ptr (i64, i64)'; expected a function of type '{ ptr, ptr } (i64, i64)'
 ; FNGV: error: scope-alloc: @__scopealloc_release conflicts with the ScopeAlloc runtime: it is a global variable; expected a function of type 'void (ptr)'
 ; FNNOTE: error: scope-alloc: @__scopealloc_note_frame conflicts with the ScopeAlloc runtime: it is declared with type 'i32 (i32)'; expected a function of type 'void (ptr, ptr)'
-; NAMED: error: scope-alloc: @__scopealloc_pool_npu conflicts with the ScopeAlloc runtime: it is thread_local; expected a global (not thread_local) holding struct scopealloc_pool '{ ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }' (runtime ABI version 3), as SCOPEALLOC_DEFINE_POOL defines it
+; NAMED: error: scope-alloc: @__scopealloc_pool_npu conflicts with the ScopeAlloc runtime: it is thread_local; expected a global (not thread_local) holding struct scopealloc_pool '{ ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }' (runtime ABI version 4), as SCOPEALLOC_DEFINE_POOL defines it
 ; RESERVED: error: scope-alloc: in function 'f': '%buf' would move to pool 'mark', whose symbol __scopealloc_pool_mark is a function of the runtime: rename the pool
 
 ; OK-NOT: __scopealloc_tls_pool.

@@ -5,20 +5,20 @@
 ; bump either way. A function attribute recorded by an LTO compile step
 ; (lto/slow-path-recorded.ll) wins over the option; a bad value of either
 ; is diagnosed.
-; RUN: %opt %loadplugin -passes=scope-alloc -scope-alloc-slow-path=preserve-most -S %s | FileCheck %s --check-prefixes=COMMON,PM
-; RUN: %opt %loadplugin -passes=scope-alloc -scope-alloc-slow-path=standard -S %s | FileCheck %s --check-prefixes=COMMON,STD
+; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -passes=scope-alloc -scope-alloc-slow-path=preserve-most -S %s | FileCheck %s --check-prefixes=COMMON,PM
+; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -passes=scope-alloc -scope-alloc-slow-path=standard -S %s | FileCheck %s --check-prefixes=COMMON,STD
 ; RUN: sed -e 's/^target datalayout.*//' -e 's/x86_64-unknown-linux-gnu/aarch64-unknown-linux-gnu/' %s \
-; RUN:   | %opt %loadplugin -passes=scope-alloc -scope-alloc-slow-path=standard -S | FileCheck %s --check-prefixes=COMMON,STD
+; RUN:   | %opt %loadplugin -scope-alloc-fast-path=checked -passes=scope-alloc -scope-alloc-slow-path=standard -S | FileCheck %s --check-prefixes=COMMON,STD
 ; AArch64 before LLVM 18 ignores nonlazybind: standard whatever the option
 ; (slow-path-aarch64-before-18.ll).
 ; RUN: %if aarch64-nonlazybind %{ sed -e 's/^target datalayout.*//' -e 's/x86_64-unknown-linux-gnu/aarch64-unknown-linux-gnu/' %s \
-; RUN:   | %opt %loadplugin -passes=scope-alloc -scope-alloc-slow-path=preserve-most -S | FileCheck %s --check-prefixes=COMMON,PM %}
-; RUN: sed 's/^;ATTR: //' %s | %opt %loadplugin -passes=scope-alloc -scope-alloc-slow-path=preserve-most -S \
+; RUN:   | %opt %loadplugin -scope-alloc-fast-path=checked -passes=scope-alloc -scope-alloc-slow-path=preserve-most -S | FileCheck %s --check-prefixes=COMMON,PM %}
+; RUN: sed 's/^;ATTR: //' %s | %opt %loadplugin -scope-alloc-fast-path=checked -passes=scope-alloc -scope-alloc-slow-path=preserve-most -S \
 ; RUN:   | FileCheck %s --check-prefixes=COMMON,STD
-; RUN: sed 's/^;BADATTR: //' %s | %opt %loadplugin -passes=scope-alloc -scope-alloc-slow-path=preserve-most \
+; RUN: sed 's/^;BADATTR: //' %s | %opt %loadplugin -scope-alloc-fast-path=checked -passes=scope-alloc -scope-alloc-slow-path=preserve-most \
 ; RUN:   -S -o %t.ll 2>&1 | FileCheck %s --check-prefix=BADATTR-WARN
 ; RUN: FileCheck %s --check-prefixes=COMMON,STD < %t.ll
-; RUN: not %opt %loadplugin -passes=scope-alloc -scope-alloc-slow-path=preservemost -S %s 2>&1 \
+; RUN: not %opt %loadplugin -scope-alloc-fast-path=checked -passes=scope-alloc -scope-alloc-slow-path=preservemost -S %s 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=BAD
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

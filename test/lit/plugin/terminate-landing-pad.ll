@@ -8,7 +8,7 @@
 ; __scopealloc_mark/alloc/release on every call for a cold LogMessage).
 ; A catching pad that can go on (to a `ret`, or around a loop back to the
 ; pad) still keeps the calls and the slot.
-; RUN: %opt %loadplugin -scope-alloc-max-stack-alloca=0 -passes='scope-alloc,verify' -S %s \
+; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -scope-alloc-max-stack-alloca=0 -passes='scope-alloc,verify' -S %s \
 ; RUN:   | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

@@ -26,7 +26,7 @@ import sys
 
 # SCOPEALLOC_RT_SOURCES of runtime/CMakeLists.txt, and runtime_identity.c.
 SOURCES = ["tool_hooks", "exhaustion", "arena", "stats", "named_pool",
-           "thread_arena", "fiber", "asan_names", "runtime_identity"]
+           "guard_fault", "thread_arena", "fiber", "asan_names", "runtime_identity"]
 MEASURE = """
 assume __msan_unpoison 0
 assume __tsan_release 0

@@ -1,0 +1,173 @@
+/* The guard region's fault handler (hosted Linux).
+ *
+ * Frames of at most SCOPEALLOC_GUARDED_FRAME_MAX bytes bumped by the
+ * compiler's guarded fast path are not compared with anything: before the
+ * frame moves `cur`, it stores a marker byte just above itself, and that
+ * store faults when the frame would end in uncommitted reservation or past
+ * the arena. A SIGSEGV handler, installed with the first arena, then
+ *  - commits more of the reservation when the byte lies in [limit,
+ *    reserve_end) of the faulting thread's arena, and returns: the store
+ *    runs again (the way the kernel grows a stack);
+ *  - reports the arena's exhaustion when it lies in the guard above the
+ *    arena (pool, the frame's size, the peak, the function, the remedy),
+ *    as a checked frame's slow path does;
+ *  - otherwise passes the signal on to the handler that was installed
+ *    before it (or to the default action), so the program's own handler,
+ *    a sanitizer's, or a core dump sees every other fault as before.
+ * The handler runs on an alternate stack: the thread's own if it has one,
+ * else one the runtime gives each thread with an arena (SA_ONSTACK). */
+#define _GNU_SOURCE 1
+#include "internal.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+/* The marker may be the byte just above the largest frame: a guard of at
+ * least this size catches every guarded frame that overruns. */
+#define SA_ALTSTACK_SIZE ((size_t)64 << 10)
+
+static const sa_guard_ops *sa_ops;
+static struct sigaction sa_previous;
+static int sa_installed; /* 1 once the handler is in place */
+static pthread_mutex_t sa_install_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* This thread's alternate stack, when the runtime gave it one. */
+static __thread char *sa_altstack;
+
+/* The faulting instruction: what the report names as the caller (it
+ * subtracts one from a return address, so pass one past). */
+static const void *sa_fault_pc(const void *context) {
+  const ucontext_t *uc = (const ucontext_t *)context;
+#if defined(__x86_64__)
+  return (const char *)uc->uc_mcontext.gregs[REG_RIP] + 1;
+#elif defined(__i386__)
+  return (const char *)uc->uc_mcontext.gregs[REG_EIP] + 1;
+#elif defined(__aarch64__)
+  return (const char *)uc->uc_mcontext.pc + 1;
+#elif defined(__riscv)
+  return (const char *)uc->uc_mcontext.__gregs[REG_PC] + 1;
+#else
+  (void)uc;
+  return NULL;
+#endif
+}
+
+/* Passes the fault on, as if this handler had not been there. */
+static void sa_chain(int sig, siginfo_t *info, void *context) {
+  const struct sigaction *prev = &sa_previous;
+  if (prev->sa_flags & SA_SIGINFO) {
+    if (prev->sa_sigaction) {
+      prev->sa_sigaction(sig, info, context);
+      return;
+    }
+  } else if (prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN) {
+    prev->sa_handler(sig);
+    return;
+  }
+  /* The default action: returning re-runs the instruction, which faults
+   * again without this handler and dumps core where it faulted. (A
+   * synchronous SIGSEGV cannot be ignored.) */
+  struct sigaction dfl;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  sigaction(sig, &dfl, NULL);
+}
+
+static void sa_guard_fault(int sig, siginfo_t *info, void *context) {
+  int saved_errno = errno;
+  const sa_guard_ops *ops = SA_LOAD(&sa_ops);
+  scopealloc_pool *pool = ops ? ops->pool() : NULL;
+  char *at = (char *)info->si_addr;
+  char *base = pool ? SA_LOAD_RELAXED(&pool->base) : NULL;
+  /* Only this thread's arena: a fault in another thread's memory is not one
+   * of this thread's frames. */
+  if (base && info->si_code == SEGV_ACCERR) {
+    char *limit = pool->limit, *end = pool->reserve_end;
+    if (at >= limit && at < end) {
+      if (ops->commit(pool, at + 1) == 0) {
+        errno = saved_errno;
+        return;
+      }
+      ops->fail(pool, SCOPEALLOC_REASON_NO_MEMORY,
+                (size_t)(at - pool->cur), sa_fault_pc(context));
+    }
+    if (at >= end && at < end + ops->guard) {
+      /* The marker sits at cur + size: cur is still the frame's start. */
+      char *cur = SA_LOAD_RELAXED(&pool->cur);
+      size_t size = at > cur ? (size_t)(at - cur) : 0;
+      ops->fail(pool, SCOPEALLOC_REASON_EXHAUSTED, size,
+                sa_fault_pc(context));
+    }
+  }
+  errno = saved_errno;
+  sa_chain(sig, info, context);
+}
+
+void sa_guard_install(const sa_guard_ops *ops) {
+  if (SA_LOAD(&sa_installed))
+    return;
+  pthread_mutex_lock(&sa_install_lock);
+  if (!sa_installed) {
+    SA_STORE(&sa_ops, ops);
+    struct sigaction act;
+    memset(&act, 0, sizeof act);
+    act.sa_sigaction = sa_guard_fault;
+    /* SA_NODEFER: a fault in the program's chained handler is its own. */
+    act.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&act.sa_mask);
+    if (sigaction(SIGSEGV, &act, &sa_previous) == 0)
+      SA_STORE(&sa_installed, 1);
+  }
+  pthread_mutex_unlock(&sa_install_lock);
+}
+
+void sa_guard_thread_start(void) {
+  stack_t current;
+  if (sa_altstack || sigaltstack(NULL, &current) != 0 ||
+      !(current.ss_flags & SS_DISABLE))
+    return; /* the thread has one (its own, or a sanitizer's) */
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  /* A guard page below it: the handler's own overflow faults. */
+  char *map = (char *)mmap(NULL, SA_ALTSTACK_SIZE + page,
+                           PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (map == (char *)MAP_FAILED)
+    return; /* the handler then runs on the thread's stack */
+  mprotect(map, page, PROT_NONE);
+  stack_t mine;
+  mine.ss_sp = map + page;
+  mine.ss_size = SA_ALTSTACK_SIZE;
+  mine.ss_flags = 0;
+  if (sigaltstack(&mine, NULL) != 0) {
+    munmap(map, SA_ALTSTACK_SIZE + page);
+    return;
+  }
+  sa_altstack = map;
+}
+
+void sa_guard_thread_end(void) {
+  char *map = sa_altstack;
+  if (!map)
+    return;
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  stack_t current;
+  /* Taken back only if it is still ours (the program may have set its own
+   * since) and not in use (this cannot run on it). */
+  if (sigaltstack(NULL, &current) == 0 &&
+      current.ss_sp == (void *)(map + page)) {
+    stack_t off;
+    memset(&off, 0, sizeof off);
+    off.ss_flags = SS_DISABLE;
+    if (sigaltstack(&off, NULL) != 0)
+      return;
+  }
+  sa_altstack = NULL;
+  munmap(map, SA_ALTSTACK_SIZE + page);
+}

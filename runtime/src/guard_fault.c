@@ -99,9 +99,14 @@ static void sa_guard_fault(int sig, siginfo_t *info, void *context) {
                 (size_t)(at - pool->cur), sa_fault_pc(context));
     }
     if (at >= end && at < end + ops->guard) {
-      /* The marker sits at cur + size: cur is still the frame's start. */
+      /* The marker sits at cur + size: cur is still the frame's start. A
+       * frame that would end exactly at the arena's end needs one byte
+       * more, for its marker: say so, rather than "requested N, available
+       * N". */
       char *cur = SA_LOAD_RELAXED(&pool->cur);
       size_t size = at > cur ? (size_t)(at - cur) : 0;
+      if (at == end)
+        size++;
       ops->fail(pool, SCOPEALLOC_REASON_EXHAUSTED, size,
                 sa_fault_pc(context));
     }

@@ -152,6 +152,9 @@ SA_HIDDEN SA_COLD void sa_hook_arena_unmapping(scopealloc_pool *pool,
 SA_HIDDEN SA_COLD void sa_hook_inline_fast_path(void);
 /* This thread has just claimed the (empty) named pool. */
 SA_HIDDEN SA_COLD void sa_hook_claimed(scopealloc_pool *pool);
+/* Nonzero: the runtime is about to read arena memory no allocation holds
+ * (memcheck is told not to report it); zero: done. */
+SA_HIDDEN SA_COLD void sa_hook_quiet(int quiet);
 #else
 /* Bare metal: no Valgrind, no TSan, no tool_hooks.c (the fixed default pool
  * has no cold path to set sa_hooks in): ASan, for a host test of the

@@ -78,22 +78,25 @@ static size_t sa_round_up(size_t n, size_t to) {
  * while the arena lives). */
 /* Not instrumented: it reads another thread's arena while that thread runs
  * (bytes the reader only compares with 0), and memory a tool has marked
- * released. Under Valgrind the code runs without the inline fast path (the
- * runtime warns otherwise: sa_hook_inline_fast_path), and memcheck would
- * report the reads: `high` is the peak there. */
+ * released (memcheck is told to keep quiet). */
 __attribute__((no_sanitize("address", "thread", "memory"))) size_t
 sa_arena_peak(const scopealloc_pool *pool) {
   char *base = pool->base;
   char *high = SA_LOAD_RELAXED(&pool->high);
   if (!base || !high)
     return 0;
-  if (sa_hooked() & SA_HOOK_VALGRIND)
-    return (size_t)(high - base);
   char *limit = SA_LOAD_RELAXED(&pool->limit);
+  char *top = high;
+  if (SA_UNLIKELY(sa_hooked()))
+    sa_hook_quiet(1);
   for (const volatile char *p = limit - SA_GRANULE; p >= high; p -= SA_GRANULE)
-    if (*p)
-      return (size_t)((const char *)p - base);
-  return (size_t)(high - base);
+    if (*p) {
+      top = (char *)p;
+      break;
+    }
+  if (SA_UNLIKELY(sa_hooked()))
+    sa_hook_quiet(0);
+  return (size_t)(top - base);
 }
 
 /* The calling thread's report: `high` brought up to the guarded frames'

@@ -154,3 +154,19 @@ void sa_hook_inline_fast_path(void) {
       "-scope-alloc-inline-fast-path=false to run it under Valgrind\n");
 #endif
 }
+
+/* Reads of released or never-used arena memory that the runtime means to
+ * make (the peak's scan for guarded frames' markers): memcheck would report
+ * them. */
+void sa_hook_quiet(int quiet) {
+#if SA_VALGRIND
+  if (sa_hooked() & SA_HOOK_VALGRIND) {
+    if (quiet)
+      VALGRIND_DISABLE_ERROR_REPORTING;
+    else
+      VALGRIND_ENABLE_ERROR_REPORTING;
+  }
+#else
+  (void)quiet;
+#endif
+}

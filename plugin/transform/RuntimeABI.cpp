@@ -425,8 +425,11 @@ bool RuntimeABI::canInlineDefaultPool(const Function &F) {
 
 bool RuntimeABI::isGuardedFrame(const Function &F, uint64_t Size,
                                 Align Alignment) {
-  // Only the hosted Linux runtime maps the guard and handles its faults.
-  if (!Triple(F.getParent()->getTargetTriple()).isOSLinux() ||
+  // Only the hosted Linux runtime maps the guard and handles its faults,
+  // and its handler knows the marker store of these two architectures.
+  Triple T(F.getParent()->getTargetTriple());
+  if (!T.isOSLinux() ||
+      (T.getArch() != Triple::x86_64 && T.getArch() != Triple::aarch64) ||
       fastPathCheckFor(F) != FastPathCheck::Guarded)
     return false;
   // With more than the granule's alignment the frame would not start at cur,

@@ -81,11 +81,11 @@ public:
   /// block; \p Before starts the joined block. The pool's declaration, when the
   /// module has none yet, is initial-exec (-scope-alloc-tls-model).
   ///
-  /// A guarded frame (FastPathCheck::Guarded: hosted Linux, alignment at most
-  /// the granule, at most SCOPEALLOC_GUARDED_FRAME_MAX bytes) skips the
-  /// comparison: the bound is only tested for NULL (no arena yet, exact
-  /// counts), and a store of a marker byte just above the frame, before the
-  /// new cur is published, lands in the guard region when the frame would
+  /// A guarded frame (FastPathCheck::Guarded: Linux on x86-64 or AArch64,
+  /// alignment at most the granule, at most SCOPEALLOC_GUARDED_FRAME_MAX bytes)
+  /// skips the comparison: the bound is only tested for NULL (no arena yet,
+  /// exact counts), and a store of a marker byte just above the frame, before
+  /// the new cur is published, lands in the guard region when the frame would
   /// overrun the arena (the runtime's fault handler reports it) and records
   /// the frame's top for the runtime's peak.
   static bool isGuardedFrame(const llvm::Function &F, uint64_t Size,

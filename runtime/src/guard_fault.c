@@ -58,6 +58,46 @@ static const void *sa_fault_pc(const void *context) {
 #endif
 }
 
+/* Whether the faulting instruction is a guarded frame's marker store (a
+ * byte store of SCOPEALLOC_GUARD_MARKER): only those are the runtime's to
+ * serve. Any other access to the arena's uncommitted part or its guard is
+ * the program's overrun, and faults as it did before. */
+static int sa_is_marker_store(const void *context) {
+  const ucontext_t *uc = (const ucontext_t *)context;
+#if defined(__x86_64__)
+  /* movb $imm8, m8: [REX] C6 /0 ModRM [SIB] [disp8|disp32] imm8 */
+  const unsigned char *op = (const unsigned char *)uc->uc_mcontext.gregs[REG_RIP];
+  if ((*op & 0xf0) == 0x40)
+    op++;
+  if (op[0] != 0xc6 || (op[1] & 0x38) != 0)
+    return 0;
+  unsigned mod = op[1] >> 6, rm = op[1] & 7;
+  const unsigned char *next = op + 2;
+  if (mod == 3)
+    return 0;
+  unsigned base = rm;
+  if (rm == 4)
+    base = *next++ & 7; /* SIB */
+  if (mod == 1)
+    next += 1;
+  else if (mod == 2 || (mod == 0 && (rm == 5 || base == 5)))
+    next += 4;
+  return *next == SCOPEALLOC_GUARD_MARKER;
+#elif defined(__aarch64__)
+  /* STRB/STURB Wt, [Xn, #imm] whose Wt holds the marker. */
+  unsigned insn = *(const unsigned *)uc->uc_mcontext.pc;
+  if ((insn & 0xffc00000u) != 0x39000000u &&
+      (insn & 0xffe00c00u) != 0x38000000u)
+    return 0;
+  unsigned rt = insn & 31;
+  return rt != 31 &&
+         (uc->uc_mcontext.regs[rt] & 0xff) == SCOPEALLOC_GUARD_MARKER;
+#else
+  (void)uc;
+  return 0;
+#endif
+}
+
 /* Passes the fault on, as if this handler had not been there. */
 static void sa_chain(int sig, siginfo_t *info, void *context) {
   const struct sigaction *prev = &sa_previous;
@@ -88,7 +128,7 @@ static void sa_guard_fault(int sig, siginfo_t *info, void *context) {
   char *base = pool ? SA_LOAD_RELAXED(&pool->base) : NULL;
   /* Only this thread's arena: a fault in another thread's memory is not one
    * of this thread's frames. */
-  if (base && info->si_code == SEGV_ACCERR) {
+  if (base && info->si_code == SEGV_ACCERR && sa_is_marker_store(context)) {
     char *limit = pool->limit, *end = pool->reserve_end;
     if (at >= limit && at < end) {
       if (ops->commit(pool, at + 1) == 0) {

@@ -198,7 +198,14 @@ void __scopealloc_release(void *mark) SCOPEALLOC_NOTHROW;
  * through the runtime, which counts it. `cur` and `bound` are NULL until
  * __scopealloc_mark or __scopealloc_alloc has created the arena (and again
  * after the thread's arena was returned at its exit), so the same check also
- * sends a thread's first frame to the slow path. */
+ * sends a thread's first frame to the slow path.
+ *
+ * Guarded frames (Linux on x86-64 and AArch64, at most
+ * SCOPEALLOC_GUARDED_FRAME_MAX bytes, aligned to at most 16) only test
+ * `bound` for NULL, then store SCOPEALLOC_GUARD_MARKER at cur + size (the
+ * byte above the frame) and only then the new cur: the runtime's SIGSEGV
+ * handler commits the arena or reports its exhaustion when that store
+ * faults, and reads the peak from the highest marker. */
 #if !defined(__STDC_HOSTED__) || __STDC_HOSTED__
 extern __thread scopealloc_pool __scopealloc_tls_pool;
 #endif

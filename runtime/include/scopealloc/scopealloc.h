@@ -289,8 +289,9 @@ void scopealloc_print_stats(void) SCOPEALLOC_NOTHROW;
  * named pools. The default pool's `allocs`, by default, counts what went
  * through the runtime: calls (dynamic allocations, sanitizer builds,
  * -scope-alloc-inline-fast-path=false) and the inline fast path's frames
- * that took its slow path (a thread's first frame, a new peak, growth), but
- * not the frames bumped inline. With exact counts on, every frame of the
+ * that took its slow path (a thread's first frame; for frames compiled with
+ * -scope-alloc-fast-path=checked also a new peak, growth), but not the
+ * frames bumped inline. With exact counts on, every frame of the
  * default pool goes through the runtime (a call per frame), which counts it.
  * SCOPEALLOC_STATS=1 in the environment turns them on from the start; this
  * turns them on (nonzero) or off from now on, in every thread, and returns

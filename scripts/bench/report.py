@@ -14,8 +14,9 @@ import subprocess
 
 # Targets: the most a variant may cost, as a ratio to the baseline (issue
 # 5), and for the inline frame also as a ratio to SafeStack's (issue 15).
-FRAME_TARGET = 1.30  # demoted frame (inline fast path) vs stack frame
+FRAME_TARGET = 1.10  # demoted frame (inline fast path) vs stack frame (issue 37)
 FRAME_SAFESTACK_TARGET = 1.02  # the same frame vs SafeStack's
+SHARED_EXE_TARGET = 1.05  # the demoted frame in a PIC .so vs the executable's
 PLANNED_TARGET = 1.05  # planned frame (plan: static) vs stack frame
 SPEEDTEST_TARGETS = {"default": 1.01, "limit0": 1.02}  # vs plain clang
 COMPILE_TARGET = 1.02  # sqlite3.c at -O2 with the plugin vs without
@@ -29,6 +30,8 @@ MICRO_VARIANTS = [
     ("demoted_inline", "demoted, inline fast path", FRAME_TARGET, "safestack"),
     ("demoted_standard", "demoted, inline, standard-convention slow call",
      None, "safestack"),
+    ("demoted_checked", "demoted, inline, checked (no guard)", None,
+     "safestack"),
     ("demoted_call", "demoted, runtime calls", None, "safestack"),
     ("planned", "planned (plan: static, thread-local region)", PLANNED_TARGET,
      "safestack"),
@@ -110,7 +113,51 @@ def rows_for(variants, values, baseline, extra=lambda name: {}):
     return rows
 
 
+def paired_micro_section(raw, fast_path):
+    """frame_bench --paired: every ratio is the median over the rounds of
+    the same round's times (layouts randomised per round)."""
+    v = raw["variants"]
+    rows = []
+    for name, label, target, peer in MICRO_VARIANTS:
+        if name not in v:
+            continue
+        shared = name.startswith("shared_")
+        ratio = v[name]["x_shared_stack"] if shared else v[name]["x_stack"]
+        peer_ratio = v[name]["x_safestack"] if peer and peer in v else None
+        peer_target = SAFESTACK_TARGETS.get(name)
+        row = {"name": name, "label": label, "value": v[name]["median_ns"],
+               "ratio": ratio, "target": target,
+               "safestack": peer if peer_ratio else None,
+               "safestack_ratio": peer_ratio,
+               "safestack_target": peer_target,
+               "verdict": verdict(ratio, target, peer_ratio, peer_target)}
+        if name == "shared_inline" and "shared_inline_x_demoted_inline" in raw:
+            exe = raw["shared_inline_x_demoted_inline"]
+            row["exe_ratio"], row["exe_target"] = exe, SHARED_EXE_TARGET
+            if row["verdict"] and exe > SHARED_EXE_TARGET:
+                row["verdict"] = "MISS"
+            row["label"] += f" ({exe:.3f}× the executable's demoted frame)"
+        rows.append(row)
+    note = (f"{raw['rounds']} paired rounds of {raw['calls']} calls per "
+            "variant, in a new random order each round, the machine stack, "
+            "the arena's top and SafeStack's unsafe stack moved to the same "
+            "random offset first; CPU time per call (median); every ratio is "
+            "the median over the rounds of the two variants' times in the "
+            "same round; × stack: for the .so rows against the stack frame "
+            "in the .so; × SafeStack: against SafeStack's frame built the "
+            "same way; frames aligned to 64 bytes")
+    if "demoted_checked" in v and "demoted_inline" in v:
+        note += (f"; checked fast path (-scope-alloc-fast-path=checked) "
+                 f"{v['demoted_checked']['x_safestack']:.3f}× SafeStack, "
+                 f"guarded {v['demoted_inline']['x_safestack']:.3f}×")
+    return {"id": "micro", "title": "call of a function with a 2 KiB buffer",
+            "unit": "ns CPU/call", "baseline": "stack", "note": note,
+            "rows": rows}
+
+
 def micro_section(raw, fast_path):
+    if raw.get("mode") == "paired":
+        return paired_micro_section(raw, fast_path)
     times = {}
     for b in raw["benchmarks"]:
         name = b["run_name"].split("/", 1)[1]
@@ -209,6 +256,8 @@ def markdown(results):
             target = "; ".join(targets)
             peer = (f"{row['safestack_ratio']:.3f}×"
                     if row.get("safestack_ratio") else "")
+            if row.get("exe_target"):
+                targets.append(f"≤ {row['exe_target']:.2f}× the executable's")
             lines.append(
                 f"| {s['title'] if first else ''} | {row['label']} | "
                 f"{fmt_value(row, s['unit'])} | {row['ratio']:.3f}× | "
@@ -220,6 +269,10 @@ def markdown(results):
               ""]
     for s in results["sections"]:
         lines.append(f"- {s['title']}: {s['note']}.")
+    missed = [f"{s['title']}: {row['label']}" for s in results["sections"]
+              for row in s["rows"] if row["verdict"] == "MISS"]
+    lines += ["", "targets: " + ("PASS (every target met)" if not missed
+                                  else "MISS (" + "; ".join(missed) + ")")]
     return "\n".join(lines)
 
 
@@ -292,10 +345,15 @@ def main():
         },
         "sections": sections,
     }
+    results["verdict"] = ("MISS" if any(
+        row["verdict"] == "MISS" for s in sections for row in s["rows"])
+        else "PASS")
     with open(args.out, "w") as f:
         json.dump(results, f, indent=2)
     print(markdown(results))
+    # run.sh draws the chart, then fails with this status.
+    return 3 if results["verdict"] == "MISS" else 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

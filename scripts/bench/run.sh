@@ -26,11 +26,12 @@
 #                $SCOPEALLOC_BUILD_DIR or build/);
 #   --no-build   use the existing build instead of running scripts/build.sh;
 #   --rounds N   N interleaved rounds of speedtest1, dfa_test and the
-#                compile (and N repetitions of the frame benchmark) instead
-#                of 5 (10): on a noisy machine more rounds narrow the
-#                medians.
-# Writes <out>/results.json, prints a Markdown table (targets, PASS/MISS)
-# and draws the chart with scripts/bench/chart.py. The machine should be
+#                compile (and 20 N paired rounds of the frame benchmark)
+#                instead of 5 (100): on a noisy machine more rounds narrow
+#                the medians.
+# Writes <out>/results.json, prints a Markdown table (targets, PASS/MISS,
+# and a last line "targets: PASS" or "targets: MISS (...)"), draws the chart
+# with scripts/bench/chart.py, and exits with 3 when a target was missed. The machine should be
 # otherwise idle: the load average is recorded with the results. On 2 cores
 # the full run takes about 15 minutes (most of it 15 compiles of sqlite3.c
 # and 20 runs of dfa_test), --quick about 5.
@@ -66,11 +67,11 @@ case $out in /*) ;; *) out=$PWD/$out ;; esac
 wants() { case " ${parts[*]} " in *" $1 "*) return 0 ;; esac; return 1; }
 
 if [ $quick = 1 ]; then
-  micro_reps=3 micro_min_time=0.1 st_size=50 st_rounds=3 cc_rounds=1 re2_rounds=1
+  micro_rounds=10 micro_calls=200000 st_size=50 st_rounds=3 cc_rounds=1 re2_rounds=1
 else
-  micro_reps=10 micro_min_time=0.5 st_size=200 st_rounds=5 cc_rounds=5 re2_rounds=5
+  micro_rounds=100 micro_calls=2000000 st_size=200 st_rounds=5 cc_rounds=5 re2_rounds=5
 fi
-[ -z "$rounds" ] || micro_reps=$rounds st_rounds=$rounds cc_rounds=$rounds re2_rounds=$rounds
+[ -z "$rounds" ] || micro_rounds=$((rounds * 20)) st_rounds=$rounds cc_rounds=$rounds re2_rounds=$rounds
 
 log() { printf '[bench] %s\n' "$*" >&2; }
 # Debian's python3, which has python3-matplotlib (not a pyenv or venv one).
@@ -102,11 +103,10 @@ sqlite_sources() {
 }
 
 if wants micro; then
-  log "micro: frame_bench, $micro_reps interleaved repetitions"
-  "$build/bench/frame_bench" --benchmark_repetitions=$micro_reps \
-    --benchmark_min_time=$micro_min_time --benchmark_enable_random_interleaving=true \
-    --benchmark_report_aggregates_only=true \
-    --benchmark_out="$out/micro.json" --benchmark_out_format=json >&2
+  # Paired rounds (bench/micro/frame_bench.cpp, runPaired): 20 per --rounds.
+  log "micro: frame_bench, $micro_rounds paired rounds"
+  "$build/bench/frame_bench" --paired=$micro_rounds,$micro_calls \
+    --out="$out/micro.json" >&2
 fi
 
 if wants speedtest; then
@@ -239,9 +239,12 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 log "load average after: $load_after"
 fast_path=$(sed -n 's/.*FRAME_BENCH_HAVE_FAST_PATH_OPTION \([01]\).*/\1/p' \
   "$build/bench/micro/frame_bench_config.h" 2>/dev/null || true)
+verdict=0
 "$python" "$root/scripts/bench/report.py" --dir "$out" --out "$out/results.json" \
   --command "$command_line" --load-before "$load_before" --load-after "$load_after" \
   --seconds $(($(date +%s) - started)) --fast-path "${fast_path:-0}" \
-  --speedtest-size "$st_size" --clang "$clang"
+  --speedtest-size "$st_size" --clang "$clang" || verdict=$?
 "$python" "$root/scripts/bench/chart.py" "$out/results.json" "$chart"
 log "results: $out/results.json, chart: $chart"
+# A missed target (report.py: 3) fails the run, after the chart.
+exit $verdict

@@ -172,9 +172,9 @@ public:
 // frame and on the machine's drift over seconds, more than any difference
 // between the variants (docs/performance.md). So every round runs every
 // variant once, in a new random order, for a few milliseconds of CPU time,
-// and moves the machine stack, the arena's top and SafeStack's unsafe
-// stack pointer to the same random offset (a multiple of 16 below 4 KiB)
-// first; a variant's ratio to another is the median over the rounds of its
+// and first moves the machine stack, the arena's top and SafeStack's unsafe
+// stack pointer each by its own random offset (a multiple of 16 below
+// 4 KiB); a variant's ratio to another is the median over the rounds of its
 // time divided by the other's in the same round.
 
 double threadCpuNs() {
@@ -219,14 +219,15 @@ int runPaired(unsigned Rounds, uint64_t Calls, const char *Out) {
   for (size_t I = 0; I < N; ++I) // warm up: arenas, caches, frequency
     timeCalls(Variants[I].Fn, Calls / 4);
   for (unsigned R = 0; R < Rounds; ++R) {
-    size_t Shift = (Random() % 256) * 16;
+    // Each on its own: a buffer's distance to the machine stack varies too.
+    size_t Shift = (Random() % 256) * 16, ArenaShift = (Random() % 256) * 16,
+           UnsafeShift = (Random() % 256) * 16;
     std::shuffle(Order.begin(), Order.end(), Random);
-    // The arena's top and the unsafe stack move with the machine stack.
     void *Mark = __scopealloc_mark();
-    if (Shift)
-      __scopealloc_alloc(Shift, 16);
+    if (ArenaShift)
+      __scopealloc_alloc(ArenaShift, 16);
     void *Unsafe = __safestack_unsafe_stack_ptr;
-    __safestack_unsafe_stack_ptr = static_cast<char *>(Unsafe) - Shift;
+    __safestack_unsafe_stack_ptr = static_cast<char *>(Unsafe) - UnsafeShift;
     for (size_t I : Order)
       Ns[I].push_back(timeShifted(Variants[I].Fn, Calls, Shift));
     __safestack_unsafe_stack_ptr = Unsafe;

@@ -140,8 +140,8 @@ def paired_micro_section(raw, fast_path):
         rows.append(row)
     note = (f"{raw['rounds']} paired rounds of {raw['calls']} calls per "
             "variant, in a new random order each round, the machine stack, "
-            "the arena's top and SafeStack's unsafe stack moved to the same "
-            "random offset first; CPU time per call (median); every ratio is "
+            "the arena's top and SafeStack's unsafe stack each moved by its "
+            "own random offset first; CPU time per call (median); every ratio is "
             "the median over the rounds of the two variants' times in the "
             "same round; × stack: for the .so rows against the stack frame "
             "in the .so; × SafeStack: against SafeStack's frame built the "

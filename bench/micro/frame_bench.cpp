@@ -292,8 +292,17 @@ int runPaired(unsigned Rounds, uint64_t Calls, const char *Out) {
               "frame against the executable's)\n",
               SoOverExe);
   if (F) {
-    std::fprintf(F, "}, \"shared_inline_x_demoted_inline\": %.4f}\n",
+    // Every round's time, so that rounds of several processes can be
+    // pooled (scripts/bench/report.py).
+    std::fprintf(F, "}, \"shared_inline_x_demoted_inline\": %.4f, \"ns\": {",
                  SoOverExe);
+    for (size_t I = 0; I < N; ++I) {
+      std::fprintf(F, "%s\"%s\": [", I ? ", " : "", Variants[I].Name);
+      for (unsigned R = 0; R < Rounds; ++R)
+        std::fprintf(F, "%s%.4f", R ? ", " : "", Ns[I][R]);
+      std::fprintf(F, "]");
+    }
+    std::fprintf(F, "}}\n");
     std::fclose(F);
   }
   return 0;

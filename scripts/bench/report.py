@@ -7,6 +7,7 @@ ScopeAlloc result also as a ratio to LLVM SafeStack measured in the same run
 (the peer of issue 15), and prints them as a Markdown table."""
 import argparse
 import datetime
+import glob
 import json
 import os
 import platform
@@ -138,7 +139,9 @@ def paired_micro_section(raw, fast_path):
                 row["verdict"] = "MISS"
             row["label"] += f" ({exe:.3f}× the executable's demoted frame)"
         rows.append(row)
-    note = (f"{raw['rounds']} paired rounds of {raw['calls']} calls per "
+    procs = raw.get("processes", 1)
+    note = (f"{raw['rounds']} paired rounds ({procs} processes) of "
+            f"{raw['calls']} calls per "
             "variant, in a new random order each round, the machine stack, "
             "the arena's top and SafeStack's unsafe stack each moved by its "
             "own random offset first; CPU time per call (median); every ratio is "
@@ -153,6 +156,37 @@ def paired_micro_section(raw, fast_path):
     return {"id": "micro", "title": "call of a function with a 2 KiB buffer",
             "unit": "ns CPU/call", "baseline": "stack", "note": note,
             "rows": rows}
+
+
+def median(values):
+    v = sorted(values)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
+def pool_paired(runs):
+    """The rounds of several frame_bench --paired processes as one: medians
+    and same-round ratios over all their rounds."""
+    ns = {name: [t for run in runs for t in run["ns"][name]]
+          for name in runs[0]["ns"]}
+    n = len(ns["stack"])
+
+    def paired(a, b):
+        return median(ns[a][i] / ns[b][i] for i in range(n))
+
+    variants = {}
+    for name in ns:
+        shared = name.startswith("shared_")
+        variants[name] = {
+            "median_ns": median(ns[name]),
+            "x_stack": paired(name, "stack"),
+            "x_safestack": paired(name, "shared_safestack" if shared
+                                  else "safestack"),
+            "x_shared_stack": paired(name, "shared_stack") if shared else 0}
+    return {"mode": "paired", "rounds": n, "processes": len(runs),
+            "calls": runs[0]["calls"], "variants": variants,
+            "shared_inline_x_demoted_inline": paired("shared_inline",
+                                                     "demoted_inline")}
 
 
 def micro_section(raw, fast_path):
@@ -291,6 +325,9 @@ def main():
 
     sections = []
     micro = load(os.path.join(args.dir, "micro.json"))
+    parts = sorted(glob.glob(os.path.join(args.dir, "micro-*.json")))
+    if parts:
+        micro = pool_paired([load(p) for p in parts])
     if micro:
         sections.append(micro_section(micro, args.fast_path))
     speedtest = load(os.path.join(args.dir, "speedtest.json"))

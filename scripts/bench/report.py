@@ -55,6 +55,11 @@ SPEEDTEST_VARIANTS = [
     ("limit0-planned", "scopealloc-clang, limit 0, -flto, plan: static",
      None, "safestack"),
 ]
+# plan: static vs the bump (both limit 0, full LTO; issue 37): never
+# slower. With nothing planned the code must be the bump's byte for byte
+# (the verdict rests on that, not on a timing); with frames planned, its
+# time at most this much over the bump's (same-round ratios, median).
+PLANNED_BUMP_TARGET = 1.02
 RE2_TARGET = 1.10  # C++ at limit 0 vs plain clang++ (issue 23 item 6)
 RE2_VARIANTS = [
     ("plain", "plain clang++ -O2", None, None),
@@ -244,6 +249,29 @@ def timed_section(raw, ident, title, variants, baseline, note):
             "rows": rows_for(variants, cpu, baseline, extra)}
 
 
+def planned_against_bump(section, raw, planned):
+    """The plan: static row's verdict against the bump's (limit0-lto)."""
+    runs = {v["name"]: v["runs"] for v in raw["variants"]}
+    if "limit0-planned" not in runs or "limit0-lto" not in runs:
+        return
+    ratio = median(p["cpu_s"] / b["cpu_s"]
+                   for p, b in zip(runs["limit0-planned"], runs["limit0-lto"]))
+    row = next(r for r in section["rows"] if r["name"] == "limit0-planned")
+    row["bump_ratio"] = ratio
+    if planned["frames"] == 0:
+        identical = planned.get("text_identical")
+        row["bump_target"] = "code identical to the bump's"
+        row["verdict"] = "PASS" if identical else "MISS"
+        row["label"] += (f" ({ratio:.3f}× the bump, same-round ratios; "
+                         f"nothing planned, .text "
+                         f"{'identical to' if identical else 'DIFFERENT from'}"
+                         f" the bump's)")
+    else:
+        row["bump_target"] = f"≤ {PLANNED_BUMP_TARGET:.2f}× the bump"
+        row["verdict"] = "PASS" if ratio <= PLANNED_BUMP_TARGET else "MISS"
+        row["label"] += f" ({ratio:.3f}× the bump, same-round ratios)"
+
+
 def tool_version(clang):
     try:
         out = subprocess.run([clang, "--version"], capture_output=True,
@@ -292,6 +320,8 @@ def markdown(results):
                     if row.get("safestack_ratio") else "")
             if row.get("exe_target"):
                 targets.append(f"≤ {row['exe_target']:.2f}× the executable's")
+            if row.get("bump_target"):
+                targets.append(row["bump_target"])
             lines.append(
                 f"| {s['title'] if first else ''} | {row['label']} | "
                 f"{fmt_value(row, s['unit'])} | {row['ratio']:.3f}× | "
@@ -347,6 +377,7 @@ def main():
                 p = stats["planned"]
                 s["note"] += (f"; plan: static planned {p['frames']} of "
                               f"{p['frames'] + p['kept']} demoted frames")
+                planned_against_bump(s, speedtest, p)
         sections.append(s)
     compile_raw = load(os.path.join(args.dir, "compile.json"))
     if compile_raw:

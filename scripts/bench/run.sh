@@ -164,9 +164,17 @@ if wants speedtest; then
   # plan: static: the frames the link planned, of those it was asked to.
   planned=$(grep -c 'static region of' "$st/limit0-planned/speedtest1.remarks" || true)
   kept=$(grep -c 'stays on the run-time arena (plan static)' "$st/limit0-planned/speedtest1.remarks" || true)
-  printf '{"default": {"peak_bytes": %d, "allocs": %d, "failures": %d}, "limit0": {"peak_bytes": %d, "allocs": %d, "failures": %d}, "planned": {"frames": %d, "kept": %d}}\n' \
-    "$d_peak" "$d_allocs" "$d_fails" "$l_peak" "$l_allocs" "$l_fails" "${planned:-0}" "${kept:-0}" > "$out/speedtest-stats.json"
-  log "speedtest: plan static planned $planned demoted frames, $kept keep the bump"
+  # With nothing planned the planned link must be the bump's, byte for byte
+  # (report.py's verdict then rests on this, not on timings).
+  objcopy=$(dirname "$clang")/llvm-objcopy
+  for v in limit0-lto limit0-planned; do
+    "$objcopy" -O binary --only-section=.text "$st/$v/speedtest1" "$st/$v/speedtest1.text"
+  done
+  text_identical=false
+  cmp -s "$st/limit0-lto/speedtest1.text" "$st/limit0-planned/speedtest1.text" && text_identical=true
+  printf '{"default": {"peak_bytes": %d, "allocs": %d, "failures": %d}, "limit0": {"peak_bytes": %d, "allocs": %d, "failures": %d}, "planned": {"frames": %d, "kept": %d, "text_identical": %s}}\n' \
+    "$d_peak" "$d_allocs" "$d_fails" "$l_peak" "$l_allocs" "$l_fails" "${planned:-0}" "${kept:-0}" "$text_identical" > "$out/speedtest-stats.json"
+  log "speedtest: plan static planned $planned demoted frames, $kept keep the bump; .text identical to the bump's: $text_identical"
   log "speedtest: workspace peak $l_peak bytes at limit 0 ($l_allocs allocations), $d_peak bytes at the default policy ($d_allocs)"
 
   log "speedtest: speedtest1 --memdb --size $st_size, $st_rounds interleaved rounds after one warm-up round"

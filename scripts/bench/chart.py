@@ -15,7 +15,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 COLOURS = {"baseline": "#9e9e9e", "peer": "#7b52ab", "PASS": "#2e7d32",
-           "MISS": "#c62828", None: "#5c7fa3"}
+           "MISS": "#c62828", "SPREAD": "#f9a825", None: "#5c7fa3"}
 
 
 def panel(ax, section):

@@ -74,7 +74,9 @@ string(REGEX MATCH "checksum [0-9]+" without_sum "${without_out}")
 if(NOT with_sum OR NOT with_sum STREQUAL without_sum)
   message(FATAL_ERROR "with_policy and without compute different results")
 endif()
-if(NOT with_policy_out MATCHES "workspace allocs 2 peak (6[0-9][0-9]) current 0")
+# allocs counts the thread's first frame, and with checked frames also the
+# second one, which sets a new peak; a guarded frame is not counted.
+if(NOT with_policy_out MATCHES "workspace allocs [12] peak (6[0-9][0-9]) current 0")
   message(FATAL_ERROR "with_policy: the policy file's 256-byte limit was not applied")
 endif()
 if(NOT without_out MATCHES "workspace allocs 0 peak 0 current 0")

@@ -75,10 +75,9 @@ static size_t sa_round_up(size_t n, size_t to) {
  * moved cur, and nothing writes at or above the highest frame's top, so the
  * highest nonzero byte there is that top. Tops are multiples of SA_GRANULE.
  * The memory was zero when mapped (committed memory is never given back
- * while the arena lives). */
-/* Not instrumented: it reads another thread's arena while that thread runs
- * (bytes the reader only compares with 0), and memory a tool has marked
- * released (memcheck is told to keep quiet). */
+ * while the arena lives). Not instrumented: it reads another thread's
+ * arena while that thread runs (bytes the reader only compares with 0), and
+ * memory a tool has marked released (memcheck is told to keep quiet). */
 __attribute__((no_sanitize("address", "thread", "memory"))) size_t
 sa_arena_peak(const scopealloc_pool *pool) {
   char *base = pool->base;

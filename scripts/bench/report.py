@@ -11,6 +11,7 @@ import glob
 import json
 import os
 import platform
+import statistics
 import subprocess
 
 # Targets: the most a variant may cost, as a ratio to the baseline (issue
@@ -163,12 +164,6 @@ def paired_micro_section(raw, fast_path):
             "rows": rows}
 
 
-def median(values):
-    v = sorted(values)
-    n = len(v)
-    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
-
-
 def pool_paired(runs):
     """The rounds of several frame_bench --paired processes as one: medians
     and same-round ratios over all their rounds."""
@@ -177,13 +172,13 @@ def pool_paired(runs):
     n = len(ns["stack"])
 
     def paired(a, b):
-        return median(ns[a][i] / ns[b][i] for i in range(n))
+        return statistics.median(ns[a][i] / ns[b][i] for i in range(n))
 
     variants = {}
     for name in ns:
         shared = name.startswith("shared_")
         variants[name] = {
-            "median_ns": median(ns[name]),
+            "median_ns": statistics.median(ns[name]),
             "x_stack": paired(name, "stack"),
             "x_safestack": paired(name, "shared_safestack" if shared
                                   else "safestack"),
@@ -238,7 +233,7 @@ def micro_section(raw, fast_path):
 def quartiles(values):
     v = sorted(values)
     n = len(v)
-    return v[(n - 1) // 4], median(v), v[(3 * (n - 1) + 3) // 4]
+    return v[(n - 1) // 4], statistics.median(v), v[(3 * (n - 1) + 3) // 4]
 
 
 def judge_paired(rows, by_name, baseline):
@@ -286,7 +281,7 @@ def planned_against_bump(section, raw, planned):
     runs = {v["name"]: v["runs"] for v in raw["variants"]}
     if "limit0-planned" not in runs or "limit0-lto" not in runs:
         return
-    ratio = median(p["cpu_s"] / b["cpu_s"]
+    ratio = statistics.median(p["cpu_s"] / b["cpu_s"]
                    for p, b in zip(runs["limit0-planned"], runs["limit0-lto"]))
     row = next(r for r in section["rows"] if r["name"] == "limit0-planned")
     row["bump_ratio"] = ratio

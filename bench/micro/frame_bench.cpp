@@ -28,12 +28,15 @@
 #include <string>
 #include <vector>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 extern "C" {
 uint32_t frame_stack(uint32_t seed);
 uint32_t frame_safestack(uint32_t seed);
 uint32_t frame_demoted_inline(uint32_t seed);
 uint32_t frame_demoted_standard(uint32_t seed);
-uint32_t frame_demoted_checked(uint32_t seed);
+uint32_t frame_demoted_guarded(uint32_t seed);
 uint32_t frame_demoted_call(uint32_t seed);
 uint32_t frame_malloc(uint32_t seed);
 uint32_t frame_planned(uint32_t seed);
@@ -70,7 +73,7 @@ const Variant Variants[] = {
     {"demoted_inline", frame_demoted_inline, 1, DemotedFrameTarget, false,
      true},
     {"demoted_standard", frame_demoted_standard, 1, 0, false, true},
-    {"demoted_checked", frame_demoted_checked, 1, 0, false, true},
+    {"demoted_guarded", frame_demoted_guarded, 1, 0, false, true},
     {"demoted_call", frame_demoted_call, 1, 0, false, true},
     {"planned", frame_planned, 0, PlannedFrameTarget, false, true},
     {"malloc", frame_malloc, 0, 0, false, false},
@@ -168,14 +171,13 @@ public:
 //
 // Frames this small are at the mercy of where things lie: on the CI
 // machines (2 shared AMD EPYC cores) the same function runs up to 25%
-// faster or slower depending on the page offset of its stack or arena
-// frame and on the machine's drift over seconds, more than any difference
-// between the variants (docs/performance.md). So every round runs every
-// variant once, in a new random order, for a few milliseconds of CPU time,
-// and first moves the machine stack, the arena's top and SafeStack's unsafe
-// stack pointer each by its own random offset (a multiple of 16 below
-// 4 KiB); a variant's ratio to another is the median over the rounds of its
-// time divided by the other's in the same round.
+// faster or slower depending on where things lie and on what ran on the
+// core before, more than any difference between the variants
+// (docs/performance.md). So every round runs every variant once, in a new
+// random order, each in a child process of its own for a few milliseconds of
+// CPU time, after moving the machine stack, the arena's top and SafeStack's
+// unsafe stack pointer each by its own random offset (a multiple of 16
+// below 4 KiB); a variant's time is the 10th percentile of its rounds.
 
 double threadCpuNs() {
   timespec T;
@@ -201,6 +203,46 @@ __attribute__((noinline)) double timeShifted(uint32_t (*Fn)(uint32_t),
       static_cast<volatile char *>(__builtin_alloca(Shift + 16));
   Gap[0] = 0;
   return timeCalls(Fn, Calls);
+}
+
+// timeShifted in a child process of its own, after a warm-up there: what
+// a variant's time is must not depend on which variants ran before it in
+// the same process. Interleaved in one process, the variants took turns
+// training the core's predictors for each other, and on the CI machines
+// every one of them then ran at the same ~2.75 ns (docs/performance.md).
+double timeAlone(uint32_t (*Fn)(uint32_t), uint64_t Calls, size_t Shift) {
+  int Pipe[2];
+  if (pipe(Pipe)) {
+    std::perror("frame_bench: pipe");
+    std::exit(1);
+  }
+  std::fflush(nullptr);
+  pid_t Child = fork();
+  if (Child < 0) {
+    std::perror("frame_bench: fork");
+    std::exit(1);
+  }
+  if (!Child) {
+    timeCalls(Fn, Calls / 4);
+    double Ns = timeShifted(Fn, Calls, Shift);
+    _exit(write(Pipe[1], &Ns, sizeof Ns) == sizeof Ns ? 0 : 1);
+  }
+  close(Pipe[1]);
+  double Ns = 0;
+  ssize_t Got = read(Pipe[0], &Ns, sizeof Ns);
+  close(Pipe[0]);
+  int Status = 0;
+  waitpid(Child, &Status, 0);
+  if (Got != sizeof Ns || !WIFEXITED(Status) || WEXITSTATUS(Status)) {
+    std::fprintf(stderr, "frame_bench: the timing child failed\n");
+    std::exit(1);
+  }
+  return Ns;
+}
+
+double lowQuantile(std::vector<double> V) {
+  std::sort(V.begin(), V.end());
+  return V[(V.size() - 1) / 10];
 }
 
 double median(std::vector<double> V) {
@@ -229,7 +271,7 @@ int runPaired(unsigned Rounds, uint64_t Calls, const char *Out) {
     void *Unsafe = __safestack_unsafe_stack_ptr;
     __safestack_unsafe_stack_ptr = static_cast<char *>(Unsafe) - UnsafeShift;
     for (size_t I : Order)
-      Ns[I].push_back(timeShifted(Variants[I].Fn, Calls, Shift));
+      Ns[I].push_back(timeAlone(Variants[I].Fn, Calls, Shift));
     __safestack_unsafe_stack_ptr = Unsafe;
     __scopealloc_release(Mark);
   }
@@ -239,11 +281,12 @@ int runPaired(unsigned Rounds, uint64_t Calls, const char *Out) {
         return static_cast<long>(I);
     return -1;
   };
+  // A variant's time is its rounds' 10th percentile: the machine slows
+  // every variant alike now and then (to the same ~2.75 ns on the CI
+  // machines, whatever the frame), and a ratio of two such rounds says
+  // nothing about the frames; the fast rounds say what each frame costs.
   auto PairedRatio = [&](size_t A, size_t B) {
-    std::vector<double> Q;
-    for (unsigned R = 0; R < Rounds; ++R)
-      Q.push_back(Ns[A][R] / Ns[B][R]);
-    return median(Q);
+    return lowQuantile(Ns[A]) / lowQuantile(Ns[B]);
   };
   FILE *F = Out ? std::fopen(Out, "w") : nullptr;
   if (Out && !F) {
@@ -251,8 +294,8 @@ int runPaired(unsigned Rounds, uint64_t Calls, const char *Out) {
     return 1;
   }
   std::printf("\nframe with a %d-byte buffer: %u paired rounds of %llu calls "
-              "(median CPU ns per call; ratios: median over the rounds of "
-              "the same round's times)\n",
+              "(each variant alone in a child process per round; CPU ns "
+              "per call, the rounds' 10th percentile, and ratios of those)\n",
               FRAME_BUFFER_BYTES, Rounds, (unsigned long long)Calls);
   std::printf("%-18s %8s %9s %11s %11s\n", "variant", "CPU ns", "x stack",
               "x safestack", "x .so stack");
@@ -266,7 +309,7 @@ int runPaired(unsigned Rounds, uint64_t Calls, const char *Out) {
        SharedSafe = Index("shared_safestack");
   for (size_t I = 0; I < N; ++I) {
     const Variant &V = Variants[I];
-    double Med = median(Ns[I]);
+    double Med = lowQuantile(Ns[I]);
     double XStack = PairedRatio(I, Stack);
     long Peer = V.InSharedLibrary ? SharedSafe : Safe;
     double XSafe = V.Ours ? PairedRatio(I, Peer) : 0;
@@ -281,7 +324,7 @@ int runPaired(unsigned Rounds, uint64_t Calls, const char *Out) {
     std::printf("\n");
     if (F)
       std::fprintf(F,
-                   "%s\"%s\": {\"median_ns\": %.4f, \"x_stack\": %.4f, "
+                   "%s\"%s\": {\"low_ns\": %.4f, \"x_stack\": %.4f, "
                    "\"x_safestack\": %.4f, \"x_shared_stack\": %.4f}",
                    I ? ", " : "", V.Name, Med, XStack, XSafe, XSoStack);
   }

@@ -32,7 +32,7 @@ MICRO_VARIANTS = [
     ("demoted_inline", "demoted, inline fast path", FRAME_TARGET, "safestack"),
     ("demoted_standard", "demoted, inline, standard-convention slow call",
      None, "safestack"),
-    ("demoted_checked", "demoted, inline, checked (no guard)", None,
+    ("demoted_guarded", "demoted, inline, guarded (marker, no compare)", None,
      "safestack"),
     ("demoted_call", "demoted, runtime calls", None, "safestack"),
     ("planned", "planned (plan: static, thread-local region)", PLANNED_TARGET,
@@ -121,8 +121,8 @@ def rows_for(variants, values, baseline, extra=lambda name: {}):
 
 
 def paired_micro_section(raw, fast_path):
-    """frame_bench --paired: every ratio is the median over the rounds of
-    the same round's times (layouts randomised per round)."""
+    """frame_bench --paired: each variant alone in a child process per
+    round, layouts randomised per round; times are 10th percentiles."""
     v = raw["variants"]
     rows = []
     for name, label, target, peer in MICRO_VARIANTS:
@@ -132,7 +132,7 @@ def paired_micro_section(raw, fast_path):
         ratio = v[name]["x_shared_stack"] if shared else v[name]["x_stack"]
         peer_ratio = v[name]["x_safestack"] if peer and peer in v else None
         peer_target = SAFESTACK_TARGETS.get(name)
-        row = {"name": name, "label": label, "value": v[name]["median_ns"],
+        row = {"name": name, "label": label, "value": v[name]["low_ns"],
                "ratio": ratio, "target": target,
                "safestack": peer if peer_ratio else None,
                "safestack_ratio": peer_ratio,
@@ -146,47 +146,57 @@ def paired_micro_section(raw, fast_path):
             row["label"] += f" ({exe:.3f}× the executable's demoted frame)"
         rows.append(row)
     procs = raw.get("processes", 1)
-    note = (f"{raw['rounds']} paired rounds ({procs} processes) of "
-            f"{raw['calls']} calls per "
-            "variant, in a new random order each round, the machine stack, "
-            "the arena's top and SafeStack's unsafe stack each moved by its "
-            "own random offset first; CPU time per call (median); every ratio is "
-            "the median over the rounds of the two variants' times in the "
-            "same round; × stack: for the .so rows against the stack frame "
-            "in the .so; × SafeStack: against SafeStack's frame built the "
-            "same way; frames aligned to 64 bytes")
-    if "demoted_checked" in v and "demoted_inline" in v:
-        note += (f"; checked fast path (-scope-alloc-fast-path=checked) "
-                 f"{v['demoted_checked']['x_safestack']:.3f}× SafeStack, "
-                 f"guarded {v['demoted_inline']['x_safestack']:.3f}×")
+    note = (f"{raw['rounds']} rounds ({procs} processes) of "
+            f"{raw['calls']} calls per variant, in a new random order each "
+            "round, each variant alone in a child process after the machine "
+            "stack, the arena's top and SafeStack's unsafe stack were each "
+            "moved by its own random offset; CPU time per call: the 10th "
+            "percentile of the rounds (the machine slows every variant alike "
+            "in the others); × stack: for the .so rows against the stack "
+            "frame in the .so; × SafeStack: against SafeStack's frame built "
+            "the same way; frames aligned to 64 bytes")
+    if "demoted_guarded" in v and "demoted_inline" in v:
+        note += (f"; guarded fast path (-scope-alloc-fast-path=guarded) "
+                 f"{v['demoted_guarded']['x_safestack']:.3f}× SafeStack, "
+                 f"checked (the default) "
+                 f"{v['demoted_inline']['x_safestack']:.3f}×")
     return {"id": "micro", "title": "call of a function with a 2 KiB buffer",
             "unit": "ns CPU/call", "baseline": "stack", "note": note,
             "rows": rows}
 
 
+def low_quantile(values):
+    """The 10th percentile (frame_bench.cpp's lowQuantile): the rounds in
+    which the machine let the frame run at its own speed."""
+    v = sorted(values)
+    return v[(len(v) - 1) // 10]
+
+
 def pool_paired(runs):
-    """The rounds of several frame_bench --paired processes as one: medians
-    and same-round ratios over all their rounds."""
+    """The rounds of several frame_bench --paired processes as one: each
+    variant's time is the 10th percentile of all its rounds, and a ratio is
+    the ratio of two such times."""
     ns = {name: [t for run in runs for t in run["ns"][name]]
           for name in runs[0]["ns"]}
-    n = len(ns["stack"])
+    low = {name: low_quantile(ns[name]) for name in ns}
 
-    def paired(a, b):
-        return statistics.median(ns[a][i] / ns[b][i] for i in range(n))
+    def ratio(a, b):
+        return low[a] / low[b]
 
     variants = {}
     for name in ns:
         shared = name.startswith("shared_")
         variants[name] = {
-            "median_ns": statistics.median(ns[name]),
-            "x_stack": paired(name, "stack"),
-            "x_safestack": paired(name, "shared_safestack" if shared
-                                  else "safestack"),
-            "x_shared_stack": paired(name, "shared_stack") if shared else 0}
-    return {"mode": "paired", "rounds": n, "processes": len(runs),
-            "calls": runs[0]["calls"], "variants": variants,
-            "shared_inline_x_demoted_inline": paired("shared_inline",
-                                                     "demoted_inline")}
+            "low_ns": low[name],
+            "x_stack": ratio(name, "stack"),
+            "x_safestack": ratio(name, "shared_safestack" if shared
+                                 else "safestack"),
+            "x_shared_stack": ratio(name, "shared_stack") if shared else 0}
+    return {"mode": "paired", "rounds": len(ns["stack"]),
+            "processes": len(runs), "calls": runs[0]["calls"],
+            "variants": variants,
+            "shared_inline_x_demoted_inline": ratio("shared_inline",
+                                                    "demoted_inline")}
 
 
 def micro_section(raw, fast_path):

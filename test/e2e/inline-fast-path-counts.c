@@ -11,7 +11,7 @@
 // allocation with a ragged size made while exact counts were on keeps the
 // fast path closed until it is released: a frame never starts off the
 // 16-byte grid.
-// RUN: %scc -O2 -pthread %s -o %t
+// RUN: %scc -O2 -pthread -mllvm -scope-alloc-fast-path=guarded %s -o %t
 // RUN: %t | FileCheck %s --check-prefixes=OFF,GUARDED
 // RUN: env SCOPEALLOC_STATS=1 %t 2>/dev/null | FileCheck %s --check-prefix=ON
 // RUN: %scc -O2 -pthread -mllvm -scope-alloc-fast-path=checked %s -o %t.checked

@@ -37,6 +37,7 @@ uint32_t frame_safestack(uint32_t seed);
 uint32_t frame_demoted_inline(uint32_t seed);
 uint32_t frame_demoted_standard(uint32_t seed);
 uint32_t frame_demoted_guarded(uint32_t seed);
+uint32_t frame_demoted_frameless(uint32_t seed);
 uint32_t frame_demoted_call(uint32_t seed);
 uint32_t frame_malloc(uint32_t seed);
 uint32_t frame_planned(uint32_t seed);
@@ -74,6 +75,7 @@ const Variant Variants[] = {
      true},
     {"demoted_standard", frame_demoted_standard, 1, 0, false, true},
     {"demoted_guarded", frame_demoted_guarded, 1, 0, false, true},
+    {"demoted_frameless", frame_demoted_frameless, 1, 0, false, true},
     {"demoted_call", frame_demoted_call, 1, 0, false, true},
     {"planned", frame_planned, 0, PlannedFrameTarget, false, true},
     {"malloc", frame_malloc, 0, 0, false, false},

@@ -392,6 +392,10 @@ static void addAsmCalls(const CallBase &CB, const InlineAsm &IA,
     StringRef Target = Rest.trim();
     if (size_t Comma = Target.rfind(','); Comma != StringRef::npos)
       Target = Target.drop_front(Comma + 1).trim();
+    // call *f@GOTPCREL(%rip) (x86-64): f, through its GOT slot, as the
+    // inline fast path's frameless slow call does (RuntimeABI.cpp).
+    if (Target.starts_with("*") && Target.ends_with("@GOTPCREL(%rip)"))
+      Target = Target.drop_front(1);
     Target = Target.split('@').first.trim(); // f@PLT
     const Value *Named = nullptr;
     bool Symbol = false;

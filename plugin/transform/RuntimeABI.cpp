@@ -9,6 +9,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
@@ -56,7 +57,12 @@ static cl::opt<bool> CountInlineFrames(
 // AArch64. It must be what the linked runtime defines: a runtime whose
 // compiler cannot be trusted with preserve_most (GCC, clang < 17) leaves
 // __scopealloc_frame_slow undefined, so a mismatch fails to link. The
-// default is set by the configuration that picks the runtime's compiler.
+// default is set by the configuration that picks the runtime's compiler:
+// frameless (x86-64 ELF; preserve-most elsewhere and for a function that
+// holds x87 values), or standard. frameless because a call in the IR makes
+// the whole function set up a stack frame, even when only the cold branch
+// calls: LLVM's shrink-wrapping cannot tell that the frame the call returns
+// is not on the stack (docs/internals.md).
 #ifndef SCOPEALLOC_SLOW_PATH_DEFAULT_STANDARD
 #define SCOPEALLOC_SLOW_PATH_DEFAULT_STANDARD 0
 #endif
@@ -69,9 +75,14 @@ static cl::opt<SlowPath> SlowPathOpt(
                           "spills around it (runtime built by clang >= 17)"),
                clEnumValN(SlowPath::Standard, "standard",
                           "__scopealloc_mark and __scopealloc_alloc, the C "
-                          "convention (any runtime)")),
+                          "convention (any runtime)"),
+               clEnumValN(SlowPath::Frameless, "frameless",
+                          "x86-64 ELF: an inline asm call of "
+                          "__scopealloc_frame_thunk, which keeps the function "
+                          "free of a stack frame of its own (elsewhere: "
+                          "preserve-most)")),
     cl::init(SCOPEALLOC_SLOW_PATH_DEFAULT_STANDARD ? SlowPath::Standard
-                                                   : SlowPath::PreserveMost));
+                                                   : SlowPath::Frameless));
 
 // Where a guard can do the limit check's job (a small frame, hosted Linux,
 // whose runtime maps a guard region above every arena and handles its
@@ -122,6 +133,8 @@ static FastPathCheck fastPathCheckFor(const Function &F) {
 }
 
 StringRef spell(SlowPath P) {
+  if (P == SlowPath::Frameless)
+    return "frameless";
   return P == SlowPath::Standard ? "standard" : "preserve-most";
 }
 
@@ -140,11 +153,62 @@ static SlowPath slowPathFor(const Function &F) {
   StringRef V = A.getValueAsString();
   if (V == spell(SlowPath::PreserveMost))
     return SlowPath::PreserveMost;
+  if (V == spell(SlowPath::Frameless))
+    return SlowPath::Frameless;
   if (V != spell(SlowPath::Standard))
     reportWarning(F, nullptr,
                   Twine("unknown \"") + SlowPathAttr + "\"=\"" + V +
                       "\": the slow path uses the standard convention");
   return SlowPath::Standard;
+}
+
+/// Whether \p F's slow branch can be the frameless asm call: x86-64 ELF,
+/// sizes that fit a push's immediate, and no x87 value (the thunk's callee
+/// may use the x87 stack, which the asm cannot hand over empty).
+static bool framelessSlowCall(const Function &F, uint64_t Size,
+                              Align Alignment) {
+  Triple T(F.getParent()->getTargetTriple());
+  if (T.getArch() != Triple::x86_64 || !T.isOSBinFormatELF() ||
+      Size > INT32_MAX || Alignment.value() > INT32_MAX)
+    return false;
+  for (const Argument &A : F.args())
+    if (A.getType()->isX86_FP80Ty())
+      return false;
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB) {
+      if (I.getType()->isX86_FP80Ty())
+        return false;
+      for (const Value *Op : I.operands())
+        if (Op->getType()->isX86_FP80Ty())
+          return false;
+    }
+  return true;
+}
+
+/// The frameless slow call (thread_arena.c, __scopealloc_frame_thunk): an
+/// asm sequence rather than a call, so that the function needs no stack
+/// frame for it. It steps over the red zone, passes size and alignment on
+/// the stack, and gets {mark, frame} back in rax and rdx; the thunk keeps
+/// every other register but r11. The vector registers, flags and x87
+/// status are clobbered, as preserve_most leaves them.
+static CallInst *createFramelessSlowCall(IRBuilder<> &B, uint64_t Size,
+                                         Align Alignment, Type *FrameTy) {
+  std::string Asm = "lea -128(%rsp), %rsp\n\tpush $$" +
+                    std::to_string(Alignment.value()) + "\n\tpush $$" +
+                    std::to_string(Size) +
+                    "\n\tcall *" SCOPEALLOC_SYM_FRAME_THUNK
+                    "@GOTPCREL(%rip)\n\tlea 144(%rsp), %rsp";
+  std::string Constraints = "={rax},={rdx},~{r11}";
+  for (unsigned R = 0; R < 32; ++R)
+    Constraints += ",~{xmm" + std::to_string(R) + "}";
+  for (unsigned R = 0; R < 8; ++R)
+    Constraints += ",~{k" + std::to_string(R) + "}";
+  Constraints += ",~{memory},~{dirflag},~{fpsr},~{flags}";
+  auto *IA = InlineAsm::get(FunctionType::get(FrameTy, false), Asm, Constraints,
+                            /*hasSideEffects=*/true);
+  CallInst *Call = B.CreateCall(IA, {});
+  Call->addFnAttr(Attribute::NoUnwind);
+  return Call;
 }
 
 static constexpr const char *PoolTypeName = "scopealloc.pool";
@@ -553,8 +617,14 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   bool PreserveMostArch =
       Arch == Triple::x86_64 ||
       (Arch == Triple::aarch64 && SCOPEALLOC_HAVE_AARCH64_NONLAZYBIND);
-  if (PreserveMostArch &&
-      slowPathFor(*Before->getFunction()) == SlowPath::PreserveMost) {
+  SlowPath Convention = slowPathFor(*Before->getFunction());
+  if (Convention == SlowPath::Frameless &&
+      framelessSlowCall(*Before->getFunction(), Size, Alignment)) {
+    Type *FrameTy = StructType::get(C, {Ptr, Ptr});
+    CallInst *Call = createFramelessSlowCall(Slow, Size, Alignment, FrameTy);
+    SlowMark = Slow.CreateExtractValue(Call, 0);
+    SlowFrame = Slow.CreateExtractValue(Call, 1);
+  } else if (PreserveMostArch && Convention != SlowPath::Standard) {
     // One call that clobbers (almost) no register: the fast path keeps its
     // values in caller-saved registers instead of spilling them around it.
     Type *FrameTy = StructType::get(C, {Ptr, Ptr});

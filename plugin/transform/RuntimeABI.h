@@ -19,7 +19,7 @@ namespace scopealloc {
 /// The convention of the inline fast path's slow call on x86-64 and
 /// AArch64 (-scope-alloc-slow-path): __scopealloc_frame_slow with
 /// preserve_most, or __scopealloc_mark and __scopealloc_alloc.
-enum class SlowPath { PreserveMost, Standard };
+enum class SlowPath { PreserveMost, Standard, Frameless };
 llvm::StringRef spell(SlowPath P);
 /// -scope-alloc-slow-path when given on the command line.
 std::optional<SlowPath> explicitSlowPath();

@@ -704,6 +704,72 @@ __scopealloc_frame_slow(size_t size, size_t align) {
 }
 #endif
 
+/* -scope-alloc-slow-path=frameless on x86-64 (ELF): the inline fast path's
+ * slow branch is an inline asm sequence, so that the function needs no
+ * stack frame of its own for it (a call in LLVM IR makes the whole function
+ * set one up, 8% of a 2 KiB frame's call):
+ *     lea -128(%rsp), %rsp       (past the red zone)
+ *     push $align
+ *     push $size
+ *     call *__scopealloc_frame_thunk@GOTPCREL(%rip)
+ *     lea 144(%rsp), %rsp
+ * The thunk keeps every register but rax and rdx (the mark and the frame)
+ * and r11, aligns the stack itself and calls sa_frame_slow_at with the
+ * standard convention, so any compiler can build it. Its CFI puts the
+ * caller's stack pointer 152 bytes above its entry's, so debuggers and
+ * unwinders step through it to the caller and beyond, whatever the
+ * caller's own CFI rule is. Vector registers are the caller's: its asm
+ * lists them as clobbered, as preserve_most leaves them too. */
+SA_COLD SA_HIDDEN __attribute__((used)) scopealloc_frame
+sa_frame_slow_at(size_t size, size_t align, const void *caller) {
+  scopealloc_frame f;
+  f.mark = sa_thread_mark(caller);
+  f.frame = sa_thread_alloc(size, align, caller);
+  if (SA_UNLIKELY(sa_hooked() & SA_HOOK_VALGRIND))
+    sa_hook_inline_fast_path();
+  return f;
+}
+
+#if defined(__x86_64__) && defined(__ELF__)
+__asm__(".text\n"
+        ".globl __scopealloc_frame_thunk\n"
+        ".type __scopealloc_frame_thunk, @function\n"
+        ".p2align 4\n"
+        "__scopealloc_frame_thunk:\n"
+        ".cfi_startproc\n"
+        ".cfi_def_cfa_offset 152\n" /* ret, size, align, 128 of red zone */
+        ".cfi_offset %rip, -152\n"
+        "push %rbp\n"
+        ".cfi_adjust_cfa_offset 8\n"
+        ".cfi_offset %rbp, -160\n"
+        "mov %rsp, %rbp\n"
+        ".cfi_def_cfa_register %rbp\n"
+        "push %rcx\n"
+        "push %rsi\n"
+        "push %rdi\n"
+        "push %r8\n"
+        "push %r9\n"
+        "push %r10\n"
+        "and $-16, %rsp\n"
+        "mov 16(%rbp), %rdi\n" /* size */
+        "mov 24(%rbp), %rsi\n" /* align */
+        "mov 8(%rbp), %rdx\n"  /* the caller: inside its asm */
+        "call sa_frame_slow_at\n"
+        "lea -48(%rbp), %rsp\n"
+        "pop %r10\n"
+        "pop %r9\n"
+        "pop %r8\n"
+        "pop %rdi\n"
+        "pop %rsi\n"
+        "pop %rcx\n"
+        "pop %rbp\n"
+        ".cfi_def_cfa %rsp, 152\n"
+        ".cfi_restore %rbp\n"
+        "ret\n"
+        ".cfi_endproc\n"
+        ".size __scopealloc_frame_thunk, . - __scopealloc_frame_thunk\n");
+#endif
+
 /* Hot path: a single store of cur (plus the unsigned range check). */
 void __scopealloc_release(void *mark) {
   if (SA_LIKELY(sa_release(sa_tls_pool(), mark)))

@@ -34,6 +34,8 @@ MICRO_VARIANTS = [
      None, "safestack"),
     ("demoted_guarded", "demoted, inline, guarded (marker, no compare)", None,
      "safestack"),
+    ("demoted_frameless", "demoted, inline, frameless slow call", None,
+     "safestack"),
     ("demoted_call", "demoted, runtime calls", None, "safestack"),
     ("planned", "planned (plan: static, thread-local region)", PLANNED_TARGET,
      "safestack"),

@@ -21,7 +21,7 @@
 // The cold call goes through the GOT slot of the shared runtime's slow path
 // (nonlazybind: no lazy PLT stub, whose resolver would clobber registers):
 // RUN: llvm-objdump -R %t.inline | FileCheck %s --check-prefix=GOT
-// GOT: R_X86_64_GLOB_DAT __scopealloc_frame_slow
+// GOT: R_X86_64_GLOB_DAT __scopealloc_frame_thunk
 // (sorted output)
 // CHECK: late thread: result [[SUM:[0-9]+]] allocs 1000 peak 2048 current 0
 // CHECK-NEXT: main: result [[SUM]] allocs 1000 peak 2048 current 0

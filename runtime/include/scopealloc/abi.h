@@ -232,6 +232,15 @@ typedef struct scopealloc_frame {
 SCOPEALLOC_SLOW_PATH_CC scopealloc_frame
 __scopealloc_frame_slow(size_t size, size_t align) SCOPEALLOC_NOTHROW;
 #endif
+#if defined(__x86_64__) && defined(__ELF__)
+/* The frameless slow path (-scope-alloc-slow-path=frameless, the default on
+ * x86-64): not callable from C. The inline fast path's slow branch, an asm
+ * sequence, steps 128 bytes below the stack pointer, pushes the alignment
+ * and then the size, calls this through its GOT slot and gets the mark in
+ * rax and the frame in rdx; every other register but r11 is kept, vector
+ * registers are not (thread_arena.c). */
+void __scopealloc_frame_thunk(void) SCOPEALLOC_NOTHROW;
+#endif
 
 /* ---- Named pools ----
  *

@@ -15,7 +15,7 @@ void f(void) {
 }
 
 // ZERO-NOT: alloca
-// ZERO: call {{.*}}@__scopealloc_frame_slow(i64 65540, i64 16)
+// ZERO: push $$65540\0A\09call *__scopealloc_frame_thunk@GOTPCREL(%rip)
 // HUGE: alloca i32
 // HUGE: alloca [65536 x i8]
-// HUGE-NOT: __scopealloc_{{alloc|frame_slow}}
+// HUGE-NOT: __scopealloc_{{alloc|frame_slow|frame_thunk}}

@@ -33,7 +33,7 @@
 ; LINKED-NOT: scopealloc.lto.deferred
 ; LINKED-NOT: __scopealloc_lto_link_without_pass_plugin
 ; LINKED: define {{.*}}@frame(
-; LINKED: @__scopealloc_frame_slow
+; LINKED: __scopealloc_frame_thunk
 
 ; The plugin loaded twice into the link decides once.
 ; RUN: %opt %loadplugin %loadplugin -passes='thinlto<O2>' -pass-remarks=scope-alloc %t/thin.bc -disable-output 2>&1 | FileCheck %s --check-prefix=ONCE
@@ -49,7 +49,7 @@
 ; RUN: sed -e '/^!llvm.module.flags/d' %s | %opt %loadplugin -passes='default<O2>' -scope-alloc-max-stack-alloca=0 -S | FileCheck %s --check-prefix=DEFAULT
 ; DEFAULT-NOT: scope-alloc-compile-options
 ; DEFAULT-NOT: __scopealloc_lto
-; DEFAULT: @__scopealloc_frame_slow
+; DEFAULT: __scopealloc_frame_thunk
 
 ; A function that no ScopeAlloc compile step deferred (a library compiled
 ; without the plugin) is left alone at the link, as it would be without LTO.

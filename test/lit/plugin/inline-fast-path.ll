@@ -9,13 +9,13 @@
 ; multiple of 16: a frame aligned to at most 16 starts at cur, with no
 ; alignment step, and moves it by its size rounded up to 16. The frame is not
 ; counted inline unless -scope-alloc-count-inline-frames asks for it.
-; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -passes='scope-alloc,verify' -S %s | FileCheck %s --check-prefixes=CHECK,NOCOUNT
-; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -scope-alloc-count-inline-frames -passes='scope-alloc,verify' -S %s | FileCheck %s --check-prefixes=CHECK,COUNT
+; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -scope-alloc-slow-path=preserve-most -passes='scope-alloc,verify' -S %s | FileCheck %s --check-prefixes=CHECK,NOCOUNT
+; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -scope-alloc-slow-path=preserve-most -scope-alloc-count-inline-frames -passes='scope-alloc,verify' -S %s | FileCheck %s --check-prefixes=CHECK,COUNT
 ; RUN: sed -e 's/^target datalayout.*/target datalayout = "e-m:e-p:32:32-i64:64-n32-S128"/' \
 ; RUN:     -e 's/x86_64-unknown-linux-gnu/i686-unknown-linux-gnu/' %s \
-; RUN:   | %opt %loadplugin -scope-alloc-fast-path=checked -scope-alloc-count-inline-frames -passes='scope-alloc,verify' -S | FileCheck %s --check-prefix=I686
-; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -passes='default<O2>' -S %s | FileCheck %s --check-prefix=O2
-; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -passes=scope-alloc %s | llc -O2 -o - | FileCheck %s --check-prefix=ASM
+; RUN:   | %opt %loadplugin -scope-alloc-fast-path=checked -scope-alloc-slow-path=preserve-most -scope-alloc-count-inline-frames -passes='scope-alloc,verify' -S | FileCheck %s --check-prefix=I686
+; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -scope-alloc-slow-path=preserve-most -passes='default<O2>' -S %s | FileCheck %s --check-prefix=O2
+; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -scope-alloc-slow-path=preserve-most -passes=scope-alloc %s | llc -O2 -o - | FileCheck %s --check-prefix=ASM
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"

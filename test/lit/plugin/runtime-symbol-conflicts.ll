@@ -10,16 +10,16 @@
 ; RUN: not %opt %loadplugin -passes=scope-alloc,verify -disable-output %t/tls-type.ll 2>&1 | FileCheck %s --check-prefix=TLSTY
 ; RUN: not %opt %loadplugin -passes=scope-alloc,verify -disable-output %t/pool-type.ll 2>&1 | FileCheck %s --check-prefix=POOLTY
 ; RUN: not %opt %loadplugin -passes=scope-alloc,verify -disable-output %t/fn-type.ll 2>&1 | FileCheck %s --check-prefix=FNTY
-; RUN: not %opt %loadplugin -passes=scope-alloc,verify -disable-output %t/fn-slow.ll 2>&1 | FileCheck %s --check-prefix=FNSLOW
+; RUN: not %opt %loadplugin -scope-alloc-slow-path=preserve-most -passes=scope-alloc,verify -disable-output %t/fn-slow.ll 2>&1 | FileCheck %s --check-prefix=FNSLOW
 ; RUN: not %opt %loadplugin -passes=scope-alloc,verify -disable-output %t/fn-global.ll 2>&1 | FileCheck %s --check-prefix=FNGV
 ; RUN: not %opt %loadplugin -passes=scope-alloc,verify -disable-output %t/fn-note-frame.ll 2>&1 | FileCheck %s --check-prefix=FNNOTE
 ; RUN: not %opt %loadplugin -passes=scope-alloc,verify -disable-output %t/named-pool.ll 2>&1 | FileCheck %s --check-prefix=NAMED
 ; RUN: not %opt %loadplugin -passes=scope-alloc,verify -disable-output %t/reserved-pool.ll 2>&1 | FileCheck %s --check-prefix=RESERVED
 ; Through clang too: an error, no crash, no broken module.
 ; RUN: not %clang %clangplugin -O1 -c %t/tls-not-tls.ll -o /dev/null 2>&1 | FileCheck %s --check-prefixes=TLS,NOCRASH
-; RUN: %opt %loadplugin -passes=scope-alloc,verify -S %t/compatible.ll | FileCheck %s --check-prefix=OK
+; RUN: %opt %loadplugin -scope-alloc-slow-path=preserve-most -passes=scope-alloc,verify -S %t/compatible.ll | FileCheck %s --check-prefix=OK
 ; (AArch64 calls __scopealloc_frame_slow from LLVM 18 on: nonlazybind.)
-; RUN: %if aarch64-nonlazybind %{ %opt %loadplugin -passes=scope-alloc,verify -S %t/compatible-aarch64.ll | FileCheck %s --check-prefix=OK64 %}
+; RUN: %if aarch64-nonlazybind %{ %opt %loadplugin -scope-alloc-slow-path=preserve-most -passes=scope-alloc,verify -S %t/compatible-aarch64.ll | FileCheck %s --check-prefix=OK64 %}
 
 ; TLS: error: scope-alloc: @__scopealloc_tls_pool conflicts with the ScopeAlloc runtime: it is not thread_local; expected an external thread_local global holding struct scopealloc_pool '{ ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr }' (runtime ABI version 4), as <scopealloc/scopealloc.h> declares it. No function of the module was rewritten
 ; NOCRASH-NOT: Broken module

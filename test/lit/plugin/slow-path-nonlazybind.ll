@@ -6,11 +6,11 @@
 ; resolver, which saves only the argument registers (r10/r11 on x86-64,
 ; x9-x15 on AArch64 were lost: the differential fuzzer's seed 12 crashed).
 ; The declaration is nonlazybind, so the call goes through the GOT.
-; RUN: %opt %loadplugin -passes=scope-alloc -S %s | FileCheck %s --check-prefix=IR
-; RUN: %opt %loadplugin -passes=scope-alloc %s | llc -O2 -relocation-model=pic \
+; RUN: %opt %loadplugin -scope-alloc-slow-path=preserve-most -passes=scope-alloc -S %s | FileCheck %s --check-prefix=IR
+; RUN: %opt %loadplugin -scope-alloc-slow-path=preserve-most -passes=scope-alloc %s | llc -O2 -relocation-model=pic \
 ; RUN:   | FileCheck %s --check-prefix=X64
 ; RUN: sed -e 's/^target datalayout.*//' -e 's/x86_64-unknown-linux-gnu/aarch64-unknown-linux-gnu/' %s \
-; RUN:   | %opt %loadplugin -passes=scope-alloc | llc -O2 -relocation-model=pic \
+; RUN:   | %opt %loadplugin -scope-alloc-slow-path=preserve-most -passes=scope-alloc | llc -O2 -relocation-model=pic \
 ; RUN:   | FileCheck %s --check-prefix=A64
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

@@ -29,16 +29,13 @@ import json, sys
 results = json.load(open(sys.argv[1]))
 (micro,) = [s for s in results["sections"] if s["id"] == "micro"]
 rows = {r["name"]: r for r in micro["rows"]}
-assert sorted(rows) == ["demoted_call", "demoted_frameless", "demoted_guarded", "demoted_inline",
-                        "demoted_standard", "malloc",
-                        "planned", "safestack", "shared_inline", "shared_inline_gd",
-                        "shared_safestack", "shared_stack", "stack"], rows
+assert sorted(rows) == ["demoted_call", "demoted_guarded", "demoted_inline", "demoted_preserve_most", "demoted_standard", "malloc", "planned", "safestack", "shared_inline", "shared_inline_gd", "shared_safestack", "shared_stack", "stack"], rows
 assert all(r["value"] > 0 for r in rows.values()), rows
 assert rows["stack"]["ratio"] == 1.0, rows["stack"]
 # ScopeAlloc's frames against SafeStack's built the same way; no peer ratio
 # for the others.
 peers = {"demoted_inline": "safestack", "demoted_call": "safestack",
-         "demoted_standard": "safestack", "demoted_guarded": "safestack", "demoted_frameless": "safestack",
+         "demoted_standard": "safestack", "demoted_guarded": "safestack", "demoted_preserve_most": "safestack",
          "planned": "safestack",
          "shared_inline": "shared_safestack",
          "shared_inline_gd": "shared_safestack"}

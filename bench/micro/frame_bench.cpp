@@ -33,18 +33,31 @@
 
 extern "C" {
 uint32_t frame_stack(uint32_t seed);
+uint32_t frame_stack_loop(uint64_t calls);
 uint32_t frame_safestack(uint32_t seed);
+uint32_t frame_safestack_loop(uint64_t calls);
 uint32_t frame_demoted_inline(uint32_t seed);
+uint32_t frame_demoted_inline_loop(uint64_t calls);
 uint32_t frame_demoted_standard(uint32_t seed);
+uint32_t frame_demoted_standard_loop(uint64_t calls);
 uint32_t frame_demoted_guarded(uint32_t seed);
-uint32_t frame_demoted_frameless(uint32_t seed);
+uint32_t frame_demoted_guarded_loop(uint64_t calls);
+uint32_t frame_demoted_preserve_most(uint32_t seed);
+uint32_t frame_demoted_preserve_most_loop(uint64_t calls);
 uint32_t frame_demoted_call(uint32_t seed);
+uint32_t frame_demoted_call_loop(uint64_t calls);
 uint32_t frame_malloc(uint32_t seed);
+uint32_t frame_malloc_loop(uint64_t calls);
 uint32_t frame_planned(uint32_t seed);
+uint32_t frame_planned_loop(uint64_t calls);
 uint32_t frame_shared_stack(uint32_t seed);
+uint32_t frame_shared_stack_loop(uint64_t calls);
 uint32_t frame_shared_safestack(uint32_t seed);
+uint32_t frame_shared_safestack_loop(uint64_t calls);
 uint32_t frame_shared_inline(uint32_t seed);
+uint32_t frame_shared_inline_loop(uint64_t calls);
 uint32_t frame_shared_inline_gd(uint32_t seed);
+uint32_t frame_shared_inline_gd_loop(uint64_t calls);
 // The thread's unsafe stack top, defined by the SafeStack runtime linked in
 // (bench/CMakeLists.txt) and set before main by its __safestack_init.
 extern __thread void *__safestack_unsafe_stack_ptr;
@@ -62,6 +75,7 @@ constexpr double DemotedFrameTarget = 1.3, PlannedFrameTarget = 1.05;
 struct Variant {
   const char *Name;
   uint32_t (*Fn)(uint32_t);
+  uint32_t (*Loop)(uint64_t);      // Calls calls of Fn, in Fn's object
   uint64_t WorkspaceAllocsPerCall; // 1 exactly for the arena's frames
   double Target;                   // 0: none
   bool InSharedLibrary;
@@ -69,20 +83,29 @@ struct Variant {
 };
 
 const Variant Variants[] = {
-    {"stack", frame_stack, 0, 0, false, false},
-    {"safestack", frame_safestack, 0, 0, false, false},
-    {"demoted_inline", frame_demoted_inline, 1, DemotedFrameTarget, false,
+    {"stack", frame_stack, frame_stack_loop, 0, 0, false, false},
+    {"safestack", frame_safestack, frame_safestack_loop, 0, 0, false, false},
+    {"demoted_inline", frame_demoted_inline, frame_demoted_inline_loop, 1,
+     DemotedFrameTarget, false, true},
+    {"demoted_standard", frame_demoted_standard, frame_demoted_standard_loop, 1,
+     0, false, true},
+    {"demoted_guarded", frame_demoted_guarded, frame_demoted_guarded_loop, 1, 0,
+     false, true},
+    {"demoted_preserve_most", frame_demoted_preserve_most,
+     frame_demoted_preserve_most_loop, 1, 0, false, true},
+    {"demoted_call", frame_demoted_call, frame_demoted_call_loop, 1, 0, false,
      true},
-    {"demoted_standard", frame_demoted_standard, 1, 0, false, true},
-    {"demoted_guarded", frame_demoted_guarded, 1, 0, false, true},
-    {"demoted_frameless", frame_demoted_frameless, 1, 0, false, true},
-    {"demoted_call", frame_demoted_call, 1, 0, false, true},
-    {"planned", frame_planned, 0, PlannedFrameTarget, false, true},
-    {"malloc", frame_malloc, 0, 0, false, false},
-    {"shared_stack", frame_shared_stack, 0, 0, true, false},
-    {"shared_safestack", frame_shared_safestack, 0, 0, true, false},
-    {"shared_inline", frame_shared_inline, 1, DemotedFrameTarget, true, true},
-    {"shared_inline_gd", frame_shared_inline_gd, 1, 0, true, true},
+    {"planned", frame_planned, frame_planned_loop, 0, PlannedFrameTarget, false,
+     true},
+    {"malloc", frame_malloc, frame_malloc_loop, 0, 0, false, false},
+    {"shared_stack", frame_shared_stack, frame_shared_stack_loop, 0, 0, true,
+     false},
+    {"shared_safestack", frame_shared_safestack, frame_shared_safestack_loop, 0,
+     0, true, false},
+    {"shared_inline", frame_shared_inline, frame_shared_inline_loop, 1,
+     DemotedFrameTarget, true, true},
+    {"shared_inline_gd", frame_shared_inline_gd, frame_shared_inline_gd_loop, 1,
+     0, true, true},
 };
 
 uint64_t workspaceAllocs() {
@@ -187,24 +210,23 @@ double threadCpuNs() {
   return T.tv_sec * 1e9 + T.tv_nsec;
 }
 
-__attribute__((noinline)) double timeCalls(uint32_t (*Fn)(uint32_t),
+// CPU ns per call of Calls calls through Loop (the variant's own loop).
+__attribute__((noinline)) double timeCalls(uint32_t (*Loop)(uint64_t),
                                            uint64_t Calls) {
   double Start = threadCpuNs();
-  uint32_t Sum = 0;
-  for (uint64_t I = 0; I < Calls; ++I)
-    Sum += Fn(static_cast<uint32_t>(I));
+  uint32_t Sum = Loop(Calls);
   double End = threadCpuNs();
   benchmark::DoNotOptimize(Sum);
   return (End - Start) / static_cast<double>(Calls);
 }
 
 // timeCalls with the machine stack Shift bytes lower.
-__attribute__((noinline)) double timeShifted(uint32_t (*Fn)(uint32_t),
+__attribute__((noinline)) double timeShifted(uint32_t (*Loop)(uint64_t),
                                              uint64_t Calls, size_t Shift) {
   volatile char *Gap =
       static_cast<volatile char *>(__builtin_alloca(Shift + 16));
   Gap[0] = 0;
-  return timeCalls(Fn, Calls);
+  return timeCalls(Loop, Calls);
 }
 
 // timeShifted in a child process of its own, after a warm-up there: what
@@ -212,7 +234,7 @@ __attribute__((noinline)) double timeShifted(uint32_t (*Fn)(uint32_t),
 // the same process. Interleaved in one process, the variants took turns
 // training the core's predictors for each other, and on the CI machines
 // every one of them then ran at the same ~2.75 ns (docs/performance.md).
-double timeAlone(uint32_t (*Fn)(uint32_t), uint64_t Calls, size_t Shift) {
+double timeAlone(uint32_t (*Loop)(uint64_t), uint64_t Calls, size_t Shift) {
   int Pipe[2];
   if (pipe(Pipe)) {
     std::perror("frame_bench: pipe");
@@ -225,8 +247,8 @@ double timeAlone(uint32_t (*Fn)(uint32_t), uint64_t Calls, size_t Shift) {
     std::exit(1);
   }
   if (!Child) {
-    timeCalls(Fn, Calls / 4);
-    double Ns = timeShifted(Fn, Calls, Shift);
+    timeCalls(Loop, Calls / 4);
+    double Ns = timeShifted(Loop, Calls, Shift);
     _exit(write(Pipe[1], &Ns, sizeof Ns) == sizeof Ns ? 0 : 1);
   }
   close(Pipe[1]);
@@ -261,7 +283,7 @@ int runPaired(unsigned Rounds, uint64_t Calls, const char *Out) {
   for (size_t I = 0; I < N; ++I)
     Order[I] = I;
   for (size_t I = 0; I < N; ++I) // warm up: arenas, caches, frequency
-    timeCalls(Variants[I].Fn, Calls / 4);
+    timeCalls(Variants[I].Loop, Calls / 4);
   for (unsigned R = 0; R < Rounds; ++R) {
     // Each on its own: a buffer's distance to the machine stack varies too.
     size_t Shift = (Random() % 256) * 16, ArenaShift = (Random() % 256) * 16,
@@ -273,7 +295,7 @@ int runPaired(unsigned Rounds, uint64_t Calls, const char *Out) {
     void *Unsafe = __safestack_unsafe_stack_ptr;
     __safestack_unsafe_stack_ptr = static_cast<char *>(Unsafe) - UnsafeShift;
     for (size_t I : Order)
-      Ns[I].push_back(timeAlone(Variants[I].Fn, Calls, Shift));
+      Ns[I].push_back(timeAlone(Variants[I].Loop, Calls, Shift));
     __safestack_unsafe_stack_ptr = Unsafe;
     __scopealloc_release(Mark);
   }

@@ -2,7 +2,8 @@
 ; call into the shared runtime could go through a lazy PLT stub, whose
 ; resolver clobbers x9-x15. A plugin built against such an LLVM gives the
 ; AArch64 slow path the standard convention (__scopealloc_mark and
-; __scopealloc_alloc, ordinary calls); x86-64 keeps preserve_most.
+; __scopealloc_alloc, ordinary calls); x86-64 keeps its asm call of the
+; thunk (frameless).
 ; REQUIRES: llvm-15 || llvm-16
 ; RUN: sed -e 's/^target datalayout.*//' -e 's/x86_64-unknown-linux-gnu/aarch64-unknown-linux-gnu/' %s \
 ; RUN:   | %opt %loadplugin -passes=scope-alloc -S | FileCheck %s --check-prefix=A64
@@ -24,4 +25,4 @@ entry:
 ; A64: @__scopealloc_mark()
 ; A64: @__scopealloc_alloc(i64 4096
 ; A64-NOT: __scopealloc_frame_slow
-; X64: call preserve_mostcc { ptr, ptr } @__scopealloc_frame_slow(
+; X64: call *__scopealloc_frame_thunk@GOTPCREL(%rip)

@@ -12,6 +12,7 @@
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -162,14 +163,25 @@ static SlowPath slowPathFor(const Function &F) {
   return SlowPath::Standard;
 }
 
+/// Whether the compiler running the pass can assemble inline asm for \p T:
+/// flang's -fc1, for one, registers no assembler parser, and its code
+/// generator stops on any inline asm.
+static bool canAssembleInlineAsm(const Triple &T) {
+  std::string Error;
+  const Target *Target = TargetRegistry::lookupTarget(T.str(), Error);
+  return Target && Target->hasMCAsmParser();
+}
+
 /// Whether \p F's slow branch can be the frameless asm call: x86-64 ELF,
-/// sizes that fit a push's immediate, and no x87 value (the thunk's callee
-/// may use the x87 stack, which the asm cannot hand over empty).
+/// an assembler for inline asm in this compiler, sizes that fit a push's
+/// immediate, and no x87 value (the thunk's callee may use the x87 stack,
+/// which the asm cannot hand over empty).
 static bool framelessSlowCall(const Function &F, uint64_t Size,
                               Align Alignment) {
   Triple T(F.getParent()->getTargetTriple());
   if (T.getArch() != Triple::x86_64 || !T.isOSBinFormatELF() ||
-      Size > INT32_MAX || Alignment.value() > INT32_MAX)
+      Size > INT32_MAX || Alignment.value() > INT32_MAX ||
+      !canAssembleInlineAsm(T))
     return false;
   for (const Argument &A : F.args())
     if (A.getType()->isX86_FP80Ty())

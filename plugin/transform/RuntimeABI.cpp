@@ -168,7 +168,11 @@ static SlowPath slowPathFor(const Function &F) {
 /// generator stops on any inline asm.
 static bool canAssembleInlineAsm(const Triple &T) {
   std::string Error;
+#if LLVM_VERSION_MAJOR >= 22
+  const Target *Target = TargetRegistry::lookupTarget(T, Error);
+#else
   const Target *Target = TargetRegistry::lookupTarget(T.str(), Error);
+#endif
   return Target && Target->hasMCAsmParser();
 }
 
@@ -183,9 +187,6 @@ static bool framelessSlowCall(const Function &F, uint64_t Size,
       Size > INT32_MAX || Alignment.value() > INT32_MAX ||
       !canAssembleInlineAsm(T))
     return false;
-  for (const Argument &A : F.args())
-    if (A.getType()->isX86_FP80Ty())
-      return false;
   for (const BasicBlock &BB : F)
     for (const Instruction &I : BB) {
       if (I.getType()->isX86_FP80Ty())

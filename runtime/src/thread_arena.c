@@ -683,6 +683,18 @@ void *__scopealloc_alloc(size_t size, size_t align) {
   return sa_thread_alloc(size, align, __builtin_return_address(0));
 }
 
+/* The inline fast path's slow path, for a frame of `caller`: the frame and
+ * the mark it releases to. */
+SA_COLD SA_HIDDEN __attribute__((used)) scopealloc_frame
+sa_frame_slow_at(size_t size, size_t align, const void *caller) {
+  scopealloc_frame f;
+  f.mark = sa_thread_mark(caller);
+  f.frame = sa_thread_alloc(size, align, caller);
+  if (SA_UNLIKELY(sa_hooked() & SA_HOOK_VALGRIND))
+    sa_hook_inline_fast_path();
+  return f;
+}
+
 /* On x86-64 and AArch64 the slow path is preserve_most, which GCC cannot
  * define and clang 14-16 miscompile on x86-64 (RAX/RDX saved and restored
  * around the struct return: the frame comes back NULL). Such a runtime
@@ -694,13 +706,7 @@ void *__scopealloc_alloc(size_t size, size_t align) {
     (defined(__clang__) && __clang_major__ >= 17)
 SA_COLD SCOPEALLOC_SLOW_PATH_CC scopealloc_frame
 __scopealloc_frame_slow(size_t size, size_t align) {
-  scopealloc_frame f;
-  const void *caller = __builtin_return_address(0);
-  f.mark = sa_thread_mark(caller);
-  f.frame = sa_thread_alloc(size, align, caller);
-  if (SA_UNLIKELY(sa_hooked() & SA_HOOK_VALGRIND))
-    sa_hook_inline_fast_path();
-  return f;
+  return sa_frame_slow_at(size, align, __builtin_return_address(0));
 }
 #endif
 
@@ -720,16 +726,6 @@ __scopealloc_frame_slow(size_t size, size_t align) {
  * unwinders step through it to the caller and beyond, whatever the
  * caller's own CFI rule is. Vector registers are the caller's: its asm
  * lists them as clobbered, as preserve_most leaves them too. */
-SA_COLD SA_HIDDEN __attribute__((used)) scopealloc_frame
-sa_frame_slow_at(size_t size, size_t align, const void *caller) {
-  scopealloc_frame f;
-  f.mark = sa_thread_mark(caller);
-  f.frame = sa_thread_alloc(size, align, caller);
-  if (SA_UNLIKELY(sa_hooked() & SA_HOOK_VALGRIND))
-    sa_hook_inline_fast_path();
-  return f;
-}
-
 #if defined(__x86_64__) && defined(__ELF__)
 __asm__(".text\n"
         ".globl __scopealloc_frame_thunk\n"

@@ -71,8 +71,10 @@ struct Settings {
   /// Bytes a call adds beyond the callee's frame (the return address that
   /// x86 pushes), and what a leaf may use below the stack pointer.
   uint64_t CallOverhead = 0, RedZone = 0;
-  /// Bytes the hardware pushes when it enters an interrupt handler.
+  /// Bytes the hardware pushes when it enters an interrupt handler, and
+  /// why that many when it is not the basic frame (exceptionFrame).
   uint64_t ExceptionFrame = 0;
+  std::string ExceptionFrameWhy;
 };
 
 /// The built-in table of assumed sizes.

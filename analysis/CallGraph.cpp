@@ -382,6 +382,30 @@ private:
       C.Line = D.Line;
       N.Causes.push_back(std::move(C));
     }
+    // What its own instructions move the stack pointer down by (Arm:
+    // ArmCode.h): a naked function's pushes, inline asm's sub sp, which
+    // no .stack_sizes entry holds. More than the entry is counted; a move
+    // the code does not show the amount of is a cause.
+    auto Code = N.Address ? Img.CodeStacks.find(N.Address)
+                          : Img.CodeStacks.end();
+    if (Code != Img.CodeStacks.end() && !DynamicOnStack) {
+      if (!Code->second.Unknown.empty()) {
+        Cause C(Cause::NoFrameSize);
+        C.Node = I;
+        C.Detail = Code->second.Unknown;
+        N.Causes.push_back(std::move(C));
+        return;
+      }
+      if (N.Frame && Code->second.Bytes > *N.Frame)
+        G.Warnings.push_back(
+            readable(N.Name) + ": its instructions move the stack pointer " +
+            "down by " + std::to_string(Code->second.Bytes) + " bytes, " +
+            std::to_string(Code->second.Bytes - *N.Frame) +
+            " more than its .stack_sizes entry (assembly the compiler did "
+            "not write): counted");
+      if (!N.Frame || Code->second.Bytes > *N.Frame)
+        N.Frame = Code->second.Bytes;
+    }
     if (!N.Frame && !DynamicOnStack) {
       Cause C(Cause::NoFrameSize);
       C.Node = I;
@@ -596,8 +620,7 @@ void setMachineDefaults(const Image &Img, Settings &S) {
       archOfELFMachine(Img.EMachine, Img.AddressSize == 8), Img.AddressSize);
   S.CallOverhead = Target.CallOverhead;
   S.RedZone = Target.RedZone;
-  if (!Img.Vectors.empty()) // exceptions taken on the program's stack
-    S.ExceptionFrame = Target.ExceptionFrame;
+  S.ExceptionFrame = exceptionFrame(Img, &S.ExceptionFrameWhy);
   // A bare-metal image links the freestanding runtime: where it carries no
   // facts (built by an older clang), its functions take that runtime's
   // measured stack, not the hosted one's (which may report through stdio).

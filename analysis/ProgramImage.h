@@ -84,7 +84,9 @@ struct Image {
   unsigned StackSizeEntries = 0;
   /// Function addresses stored in allocated data, or in dynamic relocations.
   std::set<uint64_t> AddressesInData;
-  /// Interrupt vector table (.isr_vector, .vectors, ...): index, function.
+  /// Interrupt vector table (.isr_vector, .vectors, ..., or on Cortex-M
+  /// the initial stack pointer and reset vector at the vector base,
+  /// wherever its section lies): index, function.
   std::vector<std::pair<unsigned, uint64_t>> Vectors;
   /// Constructors and destructors: the section (.init_array, .fini_array,
   /// .preinit_array, .ctors, .dtors) and the function of each entry.
@@ -108,6 +110,24 @@ struct Image {
     uint64_t Bytes = 0;
     std::string From; ///< "symbols __stack_bottom..__stack_top"
   } Stack;
+  /// ARM: why the image's code may use the floating-point unit, or ""
+  /// when it does not: .ARM.attributes (Tag_FP_arch, Tag_ABI_VFP_args, as
+  /// the linker kept them) or the first instruction that uses it. A
+  /// Cortex-M exception taken with FP state active stacks 104 bytes, not
+  /// 32 (exceptionFrame, TargetStack.h).
+  std::string FloatingPoint;
+  /// ARM: what each function's own instructions do to the stack pointer
+  /// (tools/scopealloc-bound/ArmCode.h), by address: the bytes they move it
+  /// down by, each move once, or why that is not known. It holds what no
+  /// .stack_sizes entry does: naked functions, inline asm, assembly.
+  struct CodeStack {
+    uint64_t Bytes = 0;
+    std::string Unknown; ///< "`mov sp, r0` at 0x8000124 moves ..."
+  };
+  std::map<uint64_t, CodeStack> CodeStacks;
+  /// Where the interrupt vector table was found: a section's name, or a
+  /// symbol's or an address's when it lies inside another section.
+  std::string VectorsFrom;
   /// What could not be read, e.g. a truncated record.
   std::vector<std::string> Problems;
 

@@ -1,5 +1,6 @@
 //===- TargetStack.cpp - What a target's calls and frames add -------------===//
 #include "TargetStack.h"
+#include "ProgramImage.h"
 
 #include "llvm/BinaryFormat/ELF.h"
 
@@ -37,6 +38,7 @@ TargetStack targetStack(Triple::ArchType Arch, unsigned PointerBytes) {
   case Triple::thumb:
   case Triple::thumbeb: // r4-r11 lr, 4 to align, 8 of spills; d8-d15 (VFP)
     S.ExceptionFrame = 32;
+    S.ExceptionFrameFP = 104;
     S.SavedRegisters = 48;
     S.SavedFPRegisters = 48 + 64;
     break;
@@ -57,6 +59,23 @@ TargetStack targetStack(Triple::ArchType Arch, unsigned PointerBytes) {
   }
   return S;
 }
+
+namespace bound {
+uint64_t exceptionFrame(const Image &Img, std::string *Why) {
+  if (Img.Vectors.empty()) // exceptions are taken on the program's stack
+    return 0;
+  TargetStack T = targetStack(
+      archOfELFMachine(Img.EMachine, Img.AddressSize == 8), Img.AddressSize);
+  if (T.ExceptionFrameFP && !Img.FloatingPoint.empty()) {
+    if (Why)
+      *Why = "with the floating-point registers: " + Img.FloatingPoint;
+    return T.ExceptionFrameFP;
+  }
+  if (Why)
+    Why->clear();
+  return T.ExceptionFrame;
+}
+} // namespace bound
 
 Triple::ArchType archOfELFMachine(uint16_t EMachine, bool Is64Bit) {
   switch (EMachine) {

@@ -10,6 +10,7 @@
 
 #include "LLVMCompat.h" // llvm/TargetParser/Triple.h
 #include <cstdint>
+#include <string>
 
 namespace scopealloc {
 
@@ -22,6 +23,10 @@ struct TargetStack {
   /// stack (Cortex-M: r0-r3, r12, lr, pc, xPSR), for images with a vector
   /// table.
   uint64_t ExceptionFrame = 0;
+  /// The same with floating-point state active (Cortex-M4/M7/M33/M55 with
+  /// an FPU: s0-s15, FPSCR and a reserved word on top, 104 bytes; lazy
+  /// stacking reserves them even when it does not write them).
+  uint64_t ExceptionFrameFP = 0;
   /// A frame's saved registers and return address when code generation
   /// saves every callee-saved register the ABI has, without and with the
   /// floating-point ones (d8-d15 on ARM and AArch64).
@@ -33,6 +38,16 @@ struct TargetStack {
 
 /// The row of \p Arch; \p PointerBytes sizes the default row.
 TargetStack targetStack(llvm::Triple::ArchType Arch, unsigned PointerBytes);
+
+namespace bound {
+struct Image;
+
+/// What the hardware pushes on taking an exception, for image \p Img: 0
+/// without a vector table; on ARM the basic 32-byte frame, or the 104-byte
+/// one when the image's code may use the floating-point unit. \p Why says
+/// which and why ("with the floating-point registers: Tag_FP_arch ...").
+uint64_t exceptionFrame(const Image &Img, std::string *Why = nullptr);
+} // namespace bound
 
 /// The architecture of ELF machine \p EMachine (EM_*), for an image of
 /// \p Is64Bit class.

@@ -6,9 +6,11 @@
 # from real images: a program through scopealloc-clang (PIE, function
 # pointers, recursion, a constructor, a named pool), its relocatable object,
 # a shared object, a plain clang image, and the Cortex-M4 demo when the
-# prefix has the bare-metal runtime. A crash, an abort, a sanitizer report,
-# a leak or a timeout fails; the input is kept under --keep with the
-# command that reproduces it.
+# prefix has the bare-metal runtime, with the firmware layouts of
+# test/baremetal/bound-layouts.sh (FPU attributes, a naked handler and
+# inline asm moving the stack pointer, tables inside .text). A crash, an
+# abort, a sanitizer report, a leak or a timeout fails; the input is kept
+# under --keep with the command that reproduces it.
 #
 #   bound.sh --fuzzer build/tools/scopealloc-bound/scopealloc-bound-fuzz \
 #            [--prefix P] [--runs 80000] [--seed 1] [--max-time 600] [--keep DIR]
@@ -94,6 +96,39 @@ if [ -d "$prefix/lib/baremetal" ]; then
       -T "$bm/cortex-m4.ld" -Wl,--gc-sections startup.o demo.o -o demo.elf
   else
     echo "fuzz-bound: could not build the Cortex-M4 demo" && ok=0
+  fi
+  # The layouts of test/baremetal/bound-layouts.sh (issue 46): FPU build
+  # attributes and code, a naked handler and inline asm that move the
+  # stack pointer, a vector table and a const table inside .text.
+  lay=$root/test/baremetal/layouts
+  layflags=(-std=c11 -ffreestanding -fno-builtin -nostdlib -O2 -ffunction-sections
+    -fdata-sections -I"$lay")
+  soft=(--target=thumbv7em-none-eabi -mcpu=cortex-m4 -mthumb)
+  hard=(--target=thumbv7em-none-eabihf -mcpu=cortex-m4 -mfpu=fpv4-sp-d16 -mfloat-abi=hard -mthumb)
+  cm3=(-DVECTOR_SECTION='".vectors"' -DVECTOR_SYMBOL=vector_table -DRESET=reset_handler
+    -DSYSTICK=sys_tick_handler)
+  if "$scc" "${hard[@]}" "${layflags[@]}" -c "$lay/startup.c" -o lay-hard.o \
+     && "$scc" "${hard[@]}" "${layflags[@]}" -c "$lay/fpu.c" -o fpu.o \
+     && "$scc" "${soft[@]}" "${layflags[@]}" -c "$lay/startup.c" -o lay.o \
+     && "$scc" "${soft[@]}" "${layflags[@]}" -c "$lay/asm.c" -o asm.o \
+     && "$scc" "${soft[@]}" "${layflags[@]}" "${cm3[@]}" -c "$lay/startup.c" -o lay-cm3.o \
+     && "$scc" "${soft[@]}" "${layflags[@]}" -c "$lay/opencm3.c" -o opencm3.o \
+     && "$scc" "${soft[@]}" "${layflags[@]}" -DVECTOR_SECTION='".vectors"' -c "$lay/startup.c" -o lay-vec.o \
+     && "$scc" "${soft[@]}" "${layflags[@]}" -c "$lay/commands.c" -o commands.o \
+     && "$llvm_bin/clang" "${soft[@]}" "${layflags[@]}" -c "$lay/table.c" -o table.o; then
+    laylink() { # NAME TARGET LDSCRIPT OBJECTS...
+      local name=$1 tgt=$2 ld=$3; shift 3
+      build "$name" "$scc" "$tgt" -mcpu=cortex-m4 -mthumb -nostdlib -T "$lay/$ld" \
+        -Wl,--defsym=STACK_SIZE=4096 "$@" -o "$name"
+    }
+    laylink fpu.elf --target=thumbv7em-none-eabihf separate.ld lay-hard.o fpu.o
+    laylink asm.elf --target=thumbv7em-none-eabi separate.ld lay.o asm.o
+    laylink opencm3.elf --target=thumbv7em-none-eabi in-text.ld \
+      -Wl,--entry=reset_handler lay-cm3.o opencm3.o
+    laylink commands.elf --target=thumbv7em-none-eabi in-text.ld \
+      -Wl,--entry=Reset_Handler lay-vec.o commands.o table.o
+  else
+    echo "fuzz-bound: could not build the layouts of test/baremetal/layouts" && ok=0
   fi
 fi
 [ $ok = 1 ] || exit 1

@@ -119,16 +119,30 @@ private:
       Promise(*S.StackBound);
     for (const auto &[Entry, L] : S.EntryBounds)
       Promise(L);
-    // One stack: the entry that needs most of it (bounded) is the error.
+    // One stack: the entry that needs most of it is the error. An
+    // unbounded entry's known part is what it needs at least: one that
+    // does not fit is an error whatever else is unbounded.
     const EntryBound *Worst = nullptr;
     for (const EntryBound &E : B.Entries)
-      if (E.Stack.Bounded && (!Worst || E.Stack.Bytes > Worst->Stack.Bytes))
+      if (!Worst || E.Stack.Bytes > Worst->Stack.Bytes ||
+          (E.Stack.Bytes == Worst->Stack.Bytes && E.Stack.Bounded &&
+           !Worst->Stack.Bounded))
         Worst = &E;
     if (!Worst || Worst->Stack.Bytes <= R.Bytes)
       return;
-    error() << "entry " << entryName(*Worst) << " needs " << Worst->Stack.Bytes
-            << " bytes of stack" << nestedText(Worst->Stack)
-            << ", more than the " << Reserved << "; critical chain:\n";
+    if (!Worst->Stack.Bounded) {
+      error() << "entry " << entryName(*Worst) << " needs at least "
+              << Worst->Stack.Bytes << " bytes of stack (the known part"
+              << nestedText(Worst->Stack) << "; the rest is unbounded), more "
+              << "than the " << Reserved << "; unbounded because of:\n";
+      printCauses(*Worst, "stack");
+      OS << "  the known part:\n";
+    } else {
+      error() << "entry " << entryName(*Worst) << " needs "
+              << Worst->Stack.Bytes << " bytes of stack"
+              << nestedText(Worst->Stack) << ", more than the " << Reserved
+              << "; critical chain:\n";
+    }
     printChainRows(OS, G, Worst->Stack, /*Stack=*/true);
   }
 
@@ -219,11 +233,32 @@ private:
                 ? "its buffer " + It->second.From + " in the image"
                 : "the memory " + It->second.From + " spans in the image"},
            It->second.Buffer});
+    // The largest known part, bounded or not.
+    const EntryBound *KE = nullptr;
+    const ResourceBound *KR = nullptr;
+    for (const EntryBound &Entry : B.Entries)
+      for (const ResourceBound &P : Entry.Pools)
+        if (P.Name == Pool && (!KR || P.Bytes > KR->Bytes)) {
+          KE = &Entry;
+          KR = &P;
+        }
     for (const auto &[L, MacroBuffer] : Limits) {
-      // With no bound declared, only a pool buffer that a bounded use
-      // overruns is an error: an unbounded use may still fit it.
-      if (!R->Bounded && !declaresBound(S))
+      // With no bound declared, an unbounded use may still fit a pool
+      // buffer: only its known part that does not is an error.
+      if (!R->Bounded && !declaresBound(S)) {
+        if (KR->Bytes <= L.Bytes ||
+            (MacroBuffer && KR->Bytes - basePadding(*KR, Pool) <= L.Bytes))
+          continue;
+        error() << "pool " << Pool << " is " << L.Bytes << " bytes (" << L.From
+                << "), smaller than the known part of its use, "
+                << KR->Bytes << " bytes, from entry " << entryName(*KE)
+                << nestedText(*KR)
+                << "; the rest is unbounded, because of:\n";
+        printCauses(*KE, Pool);
+        OS << "  the known part:\n";
+        printChainRows(OS, G, *KR, /*Stack=*/false);
         continue;
+      }
       if (!R->Bounded) {
         error() << "pool " << Pool << " is " << L.Bytes << " bytes (" << L.From
                 << "), but its use is unbounded, from entry " << entryName(*E)

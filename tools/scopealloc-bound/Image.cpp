@@ -1,11 +1,14 @@
 //===- Image.cpp - What scopealloc-bound reads from an ELF file -----------===//
 #include "Image.h"
+#include "ArmCode.h"
 #include "FactsFormat.h"
 #include "LLVMCompat.h"
 #include "scopealloc/abi_constants.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Support/ARMBuildAttributes.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/DataExtractor.h"
@@ -104,6 +107,9 @@ public:
         E = readDynamic(I);
       else if (isStartupTable(Name) && !Img.Relocatable)
         E = readStartup(I);
+      else if (Sections[I].sh_type == ELF::SHT_ARM_ATTRIBUTES &&
+               Img.isARM())
+        readArmAttributes(I);
       // A program interpreter, or glibc's startup files in a static link.
       Img.Hosted |=
           Name == ".interp" || Name == ".dynamic" || Name == ".note.ABI-tag";
@@ -111,6 +117,13 @@ public:
         return E;
     }
     Img.Hosted |= Img.AllFunctions.count("__libc_start_main") != 0;
+    if (Img.isARM() && !Img.Relocatable) {
+      if (Error E = readArmSymbols())
+        return E;
+      if (Img.Vectors.empty() && !Img.Hosted)
+        findVectorTable();
+      readArmCode();
+    }
     if (!Img.Relocatable) {
       if (Error E = readAddressesInData())
         return E;
@@ -494,6 +507,320 @@ private:
     return Error::success();
   }
 
+  /// .ARM.attributes (the one the linker kept): whether the build
+  /// attributes say the code may use the floating-point unit.
+  void readArmAttributes(unsigned I) {
+    Expected<StringRef> Data = contents(I);
+    if (!Data) {
+      consumeError(Data.takeError());
+      return;
+    }
+    StringRef D = *Data;
+    if (D.empty() || D[0] != 'A')
+      return;
+    DataExtractor DE(D, LE, 4);
+    uint64_t Off = 1;
+    while (Off + 4 <= D.size()) {
+      uint64_t Start = Off;
+      uint64_t Length = DE.getU32(&Off);
+      if (Length < 4 || Length > D.size() - Start)
+        return;
+      uint64_t End = Start + Length;
+      StringRef Vendor = D.slice(Off, End).split('\0').first;
+      Off += Vendor.size() + 1;
+      if (Vendor == "aeabi")
+        readAeabiAttributes(DE, Off, End);
+      Off = End;
+    }
+  }
+
+  void readAeabiAttributes(const DataExtractor &DE, uint64_t Off,
+                           uint64_t End) {
+    StringRef D = DE.getData();
+    while (Off < End) {
+      uint64_t Start = Off;
+      Error Err = Error::success();
+      uint64_t Tag = DE.getULEB128(&Off, &Err);
+      if (Err) {
+        consumeError(std::move(Err));
+        return;
+      }
+      if (Off + 4 > End)
+        return;
+      uint64_t Size = DE.getU32(&Off);
+      if (Size < Off - Start || Size > End - Start)
+        return;
+      uint64_t SubEnd = Start + Size;
+      if (Tag != ARMBuildAttrs::File) { // sections and symbols: skipped
+        Off = SubEnd;
+        continue;
+      }
+      while (Off < SubEnd) {
+        uint64_t A = DE.getULEB128(&Off, &Err);
+        if (Err) {
+          consumeError(std::move(Err));
+          return;
+        }
+        auto String = [&] {
+          size_t Nul = D.find('\0', Off);
+          Off = Nul == StringRef::npos || Nul >= SubEnd ? SubEnd : Nul + 1;
+        };
+        if (A == ARMBuildAttrs::CPU_raw_name || A == ARMBuildAttrs::CPU_name ||
+            (A > 32 && A % 2 == 1)) {
+          String();
+          continue;
+        }
+        uint64_t V = DE.getULEB128(&Off, &Err);
+        if (Err) {
+          consumeError(std::move(Err));
+          return;
+        }
+        if (A == ARMBuildAttrs::compatibility) {
+          String();
+          continue;
+        }
+        if (!Img.FloatingPoint.empty())
+          continue;
+        if (A == ARMBuildAttrs::FP_arch && V)
+          Img.FloatingPoint = "Tag_FP_arch " + std::to_string(V) +
+                              " in .ARM.attributes";
+        else if (A == ARMBuildAttrs::ABI_VFP_args && V == 1)
+          Img.FloatingPoint = "Tag_ABI_VFP_args in .ARM.attributes "
+                              "(-mfloat-abi=hard)";
+        else if (A == ARMBuildAttrs::MVE_arch && V)
+          Img.FloatingPoint = "Tag_MVE_arch " + std::to_string(V) +
+                              " in .ARM.attributes";
+      }
+      Off = SubEnd;
+    }
+  }
+
+  /// An Arm function symbol: where its code is.
+  struct ArmFunction {
+    uint64_t Address, Size;
+    unsigned Section;
+    bool Thumb;
+  };
+
+  /// .symtab's functions, data objects and mapping symbols ($d: data
+  /// begins; $t, $a: code begins) of an Arm image, for the data ranges
+  /// of each section and the extent of each function's code.
+  Error readArmSymbols() {
+    std::optional<unsigned> SymTab = firstOfType(ELF::SHT_SYMTAB);
+    if (!SymTab)
+      return Error::success();
+    Expected<const SymbolTable *> TOr = symbolTable(*SymTab);
+    if (!TOr)
+      return TOr.takeError();
+    const SymbolTable &T = **TOr;
+    std::map<unsigned, std::vector<std::pair<uint64_t, bool>>> Mapping;
+    for (unsigned K = 1; K < T.Syms.size(); ++K) {
+      const Elf_Sym &Sym = T.Syms[K];
+      unsigned Type = Sym.getType();
+      if (Type != ELF::STT_FUNC && Type != ELF::STT_OBJECT &&
+          Type != ELF::STT_NOTYPE)
+        continue;
+      Expected<uint32_t> Index =
+          EF.getSectionIndex(Sym, T.Syms, DataRegion<Elf_Word>(T.Shndx));
+      if (!Index) {
+        consumeError(Index.takeError());
+        continue;
+      }
+      if (*Index == 0 || *Index >= Sections.size() ||
+          !(Sections[*Index].sh_flags & ELF::SHF_EXECINSTR))
+        continue;
+      uint64_t Value = Sym.st_value, Size = Sym.st_size;
+      if (Type == ELF::STT_FUNC) {
+        ArmFunctions.push_back({Value & ~uint64_t(1), Size, *Index,
+                                bool(Value & 1)});
+        continue;
+      }
+      if (Type == ELF::STT_OBJECT) {
+        if (Size)
+          DataRanges[*Index].push_back({Value, Value + Size});
+        continue;
+      }
+      Expected<StringRef> Name = symbolName(T, K);
+      if (!Name) {
+        consumeError(Name.takeError());
+        continue;
+      }
+      StringRef Map = Name->split('.').first;
+      if (Map == "$d" || Map == "$t" || Map == "$a")
+        Mapping[*Index].push_back({Value & ~uint64_t(1), Map == "$d"});
+    }
+    for (auto &[Index, Marks] : Mapping) {
+      llvm::sort(Marks);
+      uint64_t SectionEnd = Sections[Index].sh_addr + Sections[Index].sh_size;
+      for (size_t M = 0; M < Marks.size(); ++M)
+        if (Marks[M].second) {
+          uint64_t End =
+              M + 1 < Marks.size() ? Marks[M + 1].first : SectionEnd;
+          if (End > Marks[M].first)
+            DataRanges[Index].push_back({Marks[M].first, End});
+        }
+    }
+    for (auto &[Index, Ranges] : DataRanges) {
+      llvm::sort(Ranges);
+      // Merged, so that the code reader skips each once.
+      std::vector<std::pair<uint64_t, uint64_t>> Merged;
+      for (const auto &R : Ranges)
+        if (!Merged.empty() && R.first <= Merged.back().second)
+          Merged.back().second = std::max(Merged.back().second, R.second);
+        else
+          Merged.push_back(R);
+      Ranges = std::move(Merged);
+    }
+    llvm::sort(ArmFunctions, [](const ArmFunction &A, const ArmFunction &B) {
+      return std::tie(A.Section, A.Address) < std::tie(B.Section, B.Address);
+    });
+    return Error::success();
+  }
+
+  /// The word at \p Address of an allocated section with contents.
+  std::optional<uint32_t> wordAt(uint64_t Address) {
+    for (unsigned I = 0; I < Sections.size(); ++I) {
+      const Elf_Shdr &S = Sections[I];
+      if (!(S.sh_flags & ELF::SHF_ALLOC) || S.sh_type == ELF::SHT_NOBITS ||
+          Address < S.sh_addr || Address - S.sh_addr + 4 > S.sh_size)
+        continue;
+      Expected<StringRef> Data = contents(I);
+      if (!Data) {
+        consumeError(Data.takeError());
+        return std::nullopt;
+      }
+      uint64_t Off = Address - S.sh_addr;
+      if (Off + 4 > Data->size())
+        return std::nullopt;
+      return DataExtractor(*Data, LE, 4).getU32(&Off);
+    }
+    return std::nullopt;
+  }
+
+  /// A Cortex-M vector table whose section has none of the names (CMSIS's
+  /// gcc_arm.ld and libopencm3 put KEEP(*(.vectors)) inside .text): at a
+  /// symbol named like one (__isr_vector, __Vectors, vector_table,
+  /// g_pfnVectors, exception_table, ...), else at the image's lowest
+  /// address (VTOR's reset value maps there), the initial stack pointer
+  /// (a word-aligned address that is no function) followed by the reset
+  /// vector (a Thumb function), then handlers or zeros.
+  void findVectorTable() {
+    std::vector<std::tuple<uint64_t, uint64_t, std::string>> Candidates;
+    if (std::optional<unsigned> SymTab = firstOfType(ELF::SHT_SYMTAB)) {
+      Expected<const SymbolTable *> TOr = symbolTable(*SymTab);
+      if (!TOr) {
+        consumeError(TOr.takeError());
+        return;
+      }
+      const SymbolTable &T = **TOr;
+      for (unsigned K = 1; K < T.Syms.size(); ++K) {
+        const Elf_Sym &Sym = T.Syms[K];
+        if ((Sym.getType() != ELF::STT_OBJECT &&
+             Sym.getType() != ELF::STT_NOTYPE) ||
+            Sym.st_shndx == ELF::SHN_UNDEF)
+          continue;
+        Expected<StringRef> Name = symbolName(T, K);
+        if (!Name) {
+          consumeError(Name.takeError());
+          continue;
+        }
+        std::string Lower = Name->lower();
+        if (StringRef(Lower).contains("vector") ||
+            Lower == "exception_table")
+          Candidates.push_back(
+              {Sym.st_value, Sym.st_size, "symbol " + Name->str()});
+      }
+    }
+    std::optional<uint64_t> Lowest;
+    for (const Elf_Shdr &S : Sections)
+      if ((S.sh_flags & ELF::SHF_ALLOC) && S.sh_type != ELF::SHT_NOBITS &&
+          S.sh_size >= 8 && (!Lowest || S.sh_addr < *Lowest))
+        Lowest = S.sh_addr;
+    if (Lowest)
+      Candidates.push_back({*Lowest, 0,
+                            "address 0x" + utohexstr(*Lowest, true) +
+                                ", the image's lowest"});
+    auto IsThumbFunction = [&](uint32_t W) {
+      return (W & 1) && Img.FunctionNames.count(W & ~uint32_t(1));
+    };
+    for (const auto &[Address, Size, From] : Candidates) {
+      std::optional<uint32_t> SP = wordAt(Address),
+                              Reset = wordAt(Address + 4);
+      if (!SP || !Reset || !*SP || *SP % 4 || Img.FunctionNames.count(*SP) ||
+          !IsThumbFunction(*Reset))
+        continue;
+      // 16 system vectors and at most 496 interrupts.
+      uint64_t Count = Size >= 8 ? std::min<uint64_t>(Size / 4, 512) : 512;
+      for (uint64_t K = 1; K < Count; ++K) {
+        std::optional<uint32_t> W = wordAt(Address + 4 * K);
+        if (!W || (*W && !IsThumbFunction(*W))) {
+          if (Size >= 8)
+            continue; // the symbol says how long it is
+          break;
+        }
+        if (*W)
+          Img.Vectors.push_back({unsigned(K), *W & ~uint64_t(1)});
+      }
+      Img.VectorsFrom = From + " (initial stack pointer and reset vector)";
+      return;
+    }
+  }
+
+  /// What each Arm function's instructions do to the stack pointer, and
+  /// whether any uses the floating-point unit.
+  void readArmCode() {
+    if (ArmFunctions.empty())
+      return;
+    std::unique_ptr<ArmCode> Code = ArmCode::create();
+    if (!Code) {
+      problem("no Arm disassembler in this LLVM: the code's own stack "
+              "pointer moves and floating-point use are not read");
+      return;
+    }
+    static const std::vector<std::pair<uint64_t, uint64_t>> NoData;
+    for (size_t F = 0; F < ArmFunctions.size(); ++F) {
+      const ArmFunction &Fn = ArmFunctions[F];
+      if (!Fn.Thumb || Img.CodeStacks.count(Fn.Address))
+        continue;
+      const Elf_Shdr &S = Sections[Fn.Section];
+      uint64_t SectionEnd = S.sh_addr + S.sh_size;
+      uint64_t End = Fn.Address + Fn.Size;
+      if (!Fn.Size) { // assembly without .size: up to the next function
+        End = SectionEnd;
+        for (size_t N = F + 1; N < ArmFunctions.size(); ++N)
+          if (ArmFunctions[N].Section == Fn.Section &&
+              ArmFunctions[N].Address > Fn.Address) {
+            End = ArmFunctions[N].Address;
+            break;
+          }
+      }
+      if (Fn.Address < S.sh_addr || End > SectionEnd || End <= Fn.Address)
+        continue;
+      Expected<StringRef> Data = contents(Fn.Section);
+      if (!Data) {
+        consumeError(Data.takeError());
+        continue;
+      }
+      uint64_t Off = Fn.Address - S.sh_addr;
+      if (End - S.sh_addr > Data->size())
+        continue;
+      auto Ranges = DataRanges.find(Fn.Section);
+      CodeReading R = Code->read(
+          arrayRefFromStringRef(Data->slice(Off, End - S.sh_addr)), Fn.Address,
+          Ranges == DataRanges.end() ? NoData : Ranges->second);
+      Img.CodeStacks[Fn.Address] = {R.Bytes, R.Unknown};
+      if (Img.FloatingPoint.empty() && !R.FloatingPoint.empty()) {
+        auto Names = Img.FunctionNames.find(Fn.Address);
+        Img.FloatingPoint =
+            "the code uses the floating-point unit (" + R.FloatingPoint +
+            (Names != Img.FunctionNames.end() && !Names->second.empty()
+                 ? " in " + Names->second.front()
+                 : std::string()) +
+            ")";
+      }
+    }
+  }
+
   Error readStackSizes(unsigned I) {
     Expected<StringRef> Data = contents(I);
     if (!Data)
@@ -546,6 +873,8 @@ private:
     Expected<StringRef> Data = contents(I);
     if (!Data)
       return Data.takeError();
+    if (Img.VectorsFrom.empty())
+      Img.VectorsFrom = "section " + Names[I].str();
     DataExtractor DE(*Data, LE, Img.AddressSize);
     DataExtractor::Cursor C(0);
     for (unsigned K = 0; C && C.tell() + Img.AddressSize <= Data->size(); ++K) {
@@ -562,18 +891,33 @@ private:
   Error readAddressesInData() {
     for (unsigned I = 0; I < Sections.size(); ++I) {
       const Elf_Shdr &S = Sections[I];
-      if (!(S.sh_flags & ELF::SHF_ALLOC) || (S.sh_flags & ELF::SHF_EXECINSTR) ||
-          S.sh_type == ELF::SHT_NOBITS)
+      if (!(S.sh_flags & ELF::SHF_ALLOC) || S.sh_type == ELF::SHT_NOBITS)
         continue;
       Expected<StringRef> Data = contents(I);
       if (!Data)
         return Data.takeError();
       DataExtractor DE(*Data, LE, Img.AddressSize);
-      for (uint64_t Off = 0; Off + Img.AddressSize <= Data->size();
-           Off += Img.AddressSize) {
-        uint64_t O = Off;
-        noteAddressInData(DE.getAddress(&O));
+      auto Scan = [&](uint64_t From, uint64_t To) {
+        for (uint64_t Off = alignTo(From, Img.AddressSize);
+             Off + Img.AddressSize <= To; Off += Img.AddressSize) {
+          uint64_t O = Off;
+          noteAddressInData(DE.getAddress(&O));
+        }
+      };
+      if (!(S.sh_flags & ELF::SHF_EXECINSTR)) {
+        Scan(0, Data->size());
+        continue;
       }
+      // Data placed in an executable section (a const table of .rodata
+      // that the linker script puts inside .text): the ranges that
+      // objects and Arm's $d mapping symbols mark.
+      auto It = DataRanges.find(I);
+      if (It == DataRanges.end())
+        continue;
+      for (const auto &[Begin, End] : It->second)
+        if (Begin >= S.sh_addr)
+          Scan(Begin - S.sh_addr,
+               std::min<uint64_t>(End - S.sh_addr, Data->size()));
     }
     Expected<std::vector<unsigned>> Relocs = dynamicRelocationSections();
     if (!Relocs)
@@ -852,6 +1196,10 @@ private:
   ArrayRef<Elf_Shdr> Sections;
   std::vector<StringRef> Names; ///< of Sections, once read
   std::map<unsigned, SymbolTable> Tables;
+  /// Arm: the data inside each executable section (objects, $d ranges),
+  /// sorted and merged; and the functions, by section and address.
+  std::map<unsigned, std::vector<std::pair<uint64_t, uint64_t>>> DataRanges;
+  std::vector<ArmFunction> ArmFunctions;
   /// Where the constructor and destructor tables are: address, size, name.
   std::vector<std::tuple<uint64_t, uint64_t, std::string>> StartupTables;
 };

@@ -128,7 +128,11 @@ void printText(raw_ostream &OS, const Image &Img, const CallGraph &G,
     OS << "  leaf functions add " << S.RedZone << " bytes (the red zone)\n";
   if (S.ExceptionFrame)
     OS << "  interrupt handlers add " << S.ExceptionFrame
-       << " bytes (the exception frame)\n";
+       << " bytes (the exception frame"
+       << (S.ExceptionFrameWhy.empty() ? "" : ", " + S.ExceptionFrameWhy)
+       << ")\n";
+  if (!Img.VectorsFrom.empty())
+    OS << "  interrupt vector table: " << Img.VectorsFrom << "\n";
   if (Img.Stack.Bytes)
     OS << "  stack: " << Img.Stack.Bytes << " bytes reserved in the image ("
        << Img.Stack.From << ")\n";

@@ -83,7 +83,8 @@ static cl::opt<int64_t>
 static cl::opt<int64_t> ExceptionFrame(
     "exception-frame", cl::init(-1), cl::value_desc("bytes"),
     cl::desc("Bytes the hardware pushes on entering an interrupt handler "
-             "(default: 32 on ARM images with a vector table, else 0)"),
+             "(default: on ARM images with a vector table 32, or 104 when "
+             "the image may use the floating-point unit; else 0)"),
     cl::cat(Category));
 static cl::opt<std::string>
     Policy("policy", cl::value_desc("file"),
@@ -207,8 +208,10 @@ int main(int Argc, char **Argv) {
     S.CallOverhead = CallOverhead;
   if (RedZone >= 0)
     S.RedZone = RedZone;
-  if (ExceptionFrame >= 0)
+  if (ExceptionFrame >= 0) {
     S.ExceptionFrame = ExceptionFrame;
+    S.ExceptionFrameWhy = "--exception-frame";
+  }
 
   CallGraph G = analyzeImage(*Img, S);
   Bounds B = computeBounds(G, S);

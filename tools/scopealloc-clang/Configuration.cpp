@@ -5,9 +5,11 @@
 // key, the depfile, the link check and the launchers all use it.
 //   - the plugin's options, from the command line as clang's Driver expands
 //     it: response files, SCOPEALLOC_FLAGS*, config files given with
-//     --config or found by default;
+//     --config or found by default; in each spelling llvm::cl reads
+//     (PluginOptions.cpp);
 //   - the files: the plugin, each policy file (a policy names no other
-//     file), each response file, each config file, SCOPEALLOC_FLAGS_FILE;
+//     file), each response file (those llvm::cl reads too), each config
+//     file, SCOPEALLOC_FLAGS_FILE;
 //   - the identities: ScopeAlloc's version and runtime ABI, the LLVM
 //     version, the build IDs of the plugin and of the wrapped clang.
 // The key hashes contents and build IDs, never where the install or the
@@ -32,37 +34,6 @@ using namespace clang::driver;
 using namespace llvm;
 
 namespace scopealloc {
-
-std::vector<std::string> pluginOptions(const opt::ArgList &Args) {
-  std::vector<std::string> Words = Args.getAllArgValues(options::OPT_mllvm);
-  std::vector<std::string> Options;
-  for (size_t I = 0; I < Words.size(); ++I) {
-    StringRef Word = Words[I];
-    if (!isPluginOption(Word))
-      continue;
-    // -mllvm -scope-alloc-policy -mllvm p.yaml: llvm::cl takes the next
-    // word as the value of an option that needs one.
-    if (!Word.contains('=') && I + 1 < Words.size() &&
-        !StringRef(Words[I + 1]).starts_with("-") &&
-        Word != "-scope-alloc-facts") {
-      Options.push_back((Word + "=" + Words[I + 1]).str());
-      ++I;
-      continue;
-    }
-    Options.push_back(Word.str());
-  }
-  return Options;
-}
-
-std::vector<std::string> optionValues(ArrayRef<std::string> Options,
-                                      StringRef Name) {
-  std::string Key = ("-scope-alloc-" + Name + "=").str();
-  std::vector<std::string> Values;
-  for (StringRef Option : Options)
-    if (Option.starts_with(Key))
-      Values.push_back(Option.substr(Key.size()).str());
-  return Values;
-}
 
 // The GNU build ID of an ELF file, else the SHA1 of its contents: the
 // same for every copy of one build, wherever it is installed.
@@ -98,10 +69,13 @@ static void addFile(std::vector<std::string> &Files, StringRef Path) {
 
 Configuration configuration(const Settings &S, Compilation &C) {
   Configuration Config;
-  Config.Options = pluginOptions(C.getArgs());
+  std::vector<std::string> OptionFiles; // -mllvm=@file
+  Config.Options = pluginOptions(C.getArgs(), &OptionFiles);
   Config.Files.push_back(S.Plugin);
   for (const std::string &Policy : optionValues(Config.Options, "policy"))
     addFile(Config.Files, Policy);
+  for (const std::string &File : OptionFiles)
+    addFile(Config.Files, File);
   for (const std::string &File : S.ResponseFiles)
     addFile(Config.Files, File);
   for (const std::string &File : configFiles(C.getDriver())) {

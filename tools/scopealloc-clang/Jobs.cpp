@@ -8,8 +8,9 @@
 //     facts, report (named after the object it describes), pool usage,
 //     value names;
 //   - every other clang job (preprocessor, integrated assembler, -emit-ast,
-//     --analyze, --precompile...) loses the -mllvm -scope-alloc-* options,
-//     which nothing there would parse;
+//     --analyze, --precompile...) loses the -mllvm -scope-alloc-* options
+//     in every spelling llvm::cl reads, each with its value word, which
+//     nothing there would parse;
 //   - a job writing a depfile (-MD) lists the files of the configuration
 //     (Configuration.cpp), so that make, ninja and ccache's depend mode
 //     see them change.
@@ -157,11 +158,14 @@ JobOptions jobOptions(const Settings &S, Compilation &C) {
         Arg.starts_with("-Rpass-analysis=") ||
         Arg.starts_with("-fsave-optimization-record") ||
         Arg.starts_with("-foptimization-record-file=") ||
-        Arg.contains("-pass-remarks") || Arg.contains("-scope-alloc-report="))
+        Arg.contains("-pass-remarks"))
       O.KeepNames = true;
+  std::vector<std::string> Options = pluginOptions(C.getArgs());
+  if (!optionValues(Options, "report").empty())
+    O.KeepNames = true;
   // Under LTO the frames are laid out at the link, which writes no .su.
   O.PoolUsage = !LTO && C.getArgs().hasArg(options::OPT_fstack_usage) &&
-                optionValues(pluginOptions(C.getArgs()), "pool-usage").empty();
+                optionValues(Options, "pool-usage").empty();
   return O;
 }
 
@@ -299,36 +303,48 @@ void rewriteJobs(const Settings &S, const JobOptions &O, Compilation &C) {
     if (AnyLLVM && !valueOf(Old, "-dependency-file").empty())
       for (const std::string &Entry : DepfileEntries)
         New.push_back(Args.MakeArgString("-fdepfile-entry=" + Entry));
-    // The user's and SCOPEALLOC_FLAGS' arguments follow ours: theirs win.
-    for (size_t I = 1; I < Old.size(); ++I) {
-      StringRef Arg = Old[I];
-      if (LLVM && O.KeepNames && Arg == "-discard-value-names")
+    // The job's -mllvm words, read as llvm::cl reads them (PluginOptions.cpp),
+    // and what the job keeps of them.
+    std::vector<std::string> Words;
+    for (size_t I = 1; I + 1 < Old.size(); ++I)
+      if (StringRef(Old[I]) == "-mllvm")
+        Words.push_back(Old[++I]);
+    std::vector<std::string> Kept;
+    for (const LLVMOption &Option : parseLLVMWords(expandLLVMWords(Words))) {
+      // Nothing here loads the plugin to parse its options: each goes with
+      // the word llvm::cl would take as its value.
+      if (!LLVM && !Option.Plugin.empty())
         continue;
-      if (!LLVM && Arg == "-mllvm" && I + 1 < Old.size() &&
-          isPluginOption(Old[I + 1])) {
-        ++I; // nothing here loads the plugin to parse it
-        continue;
-      }
       // A report directory of the user's (CMake's REPORT_DIR): named per
       // object as the wrapper's own.
-      StringRef Dir;
-      if (LLVM && Arg == "-mllvm" && I + 1 < Old.size()) {
-        StringRef Value = Old[I + 1];
-        if (Value.consume_front("-scope-alloc-report=") && !Value.empty() &&
-            (sys::path::is_separator(Value.back()) ||
-             sys::fs::is_directory(Value)))
-          Dir = Value; // not a file: a file is the user's choice
-      }
-      if (!Dir.empty()) {
+      StringRef Dir = Option.Plugin;
+      if (LLVM && Dir.consume_front("-scope-alloc-report=") && !Dir.empty() &&
+          (sys::path::is_separator(Dir.back()) || sys::fs::is_directory(Dir))) {
         sys::fs::create_directories(Dir);
         std::string Slashed = Dir.str();
         if (!sys::path::is_separator(Slashed.back()))
           Slashed += '/';
         ReportTarget R = reportTarget(Slashed, Job, C);
-        MLLVM("-scope-alloc-report=" + R.File);
+        Kept.push_back("-scope-alloc-report=" + R.File);
         if (!R.Output.empty())
-          MLLVM("-scope-alloc-report-output=" + R.Output);
+          Kept.push_back("-scope-alloc-report-output=" + R.Output);
+        continue; // not a file: a file is the user's choice
+      }
+      Kept.insert(Kept.end(), Option.Words.begin(), Option.Words.end());
+    }
+    // The user's and SCOPEALLOC_FLAGS' arguments follow ours: theirs win.
+    // The -mllvm words kept go where the first was, in their order.
+    bool KeptAdded = false;
+    for (size_t I = 1; I < Old.size(); ++I) {
+      StringRef Arg = Old[I];
+      if (LLVM && O.KeepNames && Arg == "-discard-value-names")
+        continue;
+      if (Arg == "-mllvm" && I + 1 < Old.size()) {
         ++I;
+        if (!KeptAdded)
+          for (const std::string &Word : Kept)
+            MLLVM(Word);
+        KeptAdded = true;
         continue;
       }
       New.push_back(Old[I]);

@@ -5,6 +5,7 @@
 // added to the link. docs/driver.md says what goes to which job.
 //
 //   Settings.cpp   the environment, the wrapper's own flags, the argv
+//   PluginOptions.cpp  the plugin's -mllvm options, as llvm::cl reads them
 //   Configuration.cpp  what a compile depends on: options, files, the key
 //   Jobs.cpp       building a Compilation, and what each job gets
 //   Runtime.cpp    the runtime and LTO flags a link gets
@@ -72,14 +73,37 @@ void readSettings(Settings &S, int Argc, const char **Argv,
 /// The program that started this one ("" when unknown).
 std::string parentProgram();
 
-/// Whether an argument names a ScopeAlloc setting (for -mllvm) or a policy.
+/// The response files a command line names (@file), nested ones too.
+void collectResponseFiles(llvm::ArrayRef<const char *> Words,
+                          std::vector<std::string> &Files,
+                          llvm::StringRef Dir = "", unsigned Depth = 0);
+
+/// Whether an -mllvm word is one of the plugin's options as llvm::cl reads
+/// it: -scope-alloc-<name>[=<value>], with one dash or two
+/// (PluginOptions.cpp).
 bool isPluginOption(llvm::StringRef Arg);
 
+/// One option of an -mllvm command line: its words (the option, and its
+/// value when llvm::cl takes the next word as one) and, for the plugin's,
+/// its one spelling -scope-alloc-<name>[=<value>].
+struct LLVMOption {
+  std::vector<std::string> Words;
+  std::string Plugin; // empty: not the plugin's
+};
+std::vector<LLVMOption> parseLLVMWords(llvm::ArrayRef<std::string> Words);
+/// \p Words with their response files (@file) expanded, as llvm::cl does.
+std::vector<std::string> expandLLVMWords(llvm::ArrayRef<std::string> Words);
+/// The plugin's options among -mllvm words, as -scope-alloc-<name>[=<value>].
+std::vector<std::string> pluginOptionsIn(llvm::ArrayRef<std::string> Words);
+
 /// The plugin's options of a command line as clang's Driver expanded it
-/// (response files, SCOPEALLOC_FLAGS*, config files): each -mllvm
-/// -scope-alloc-* word, a value given as the next -mllvm word joined with
-/// '=' (Configuration.cpp).
-std::vector<std::string> pluginOptions(const llvm::opt::ArgList &Args);
+/// (response files, SCOPEALLOC_FLAGS*, config files): those of the -mllvm
+/// words cc1 gets (from -mllvm, -mllvm= and -Xclang -mllvm), in one
+/// spelling each. \p Files gets the response files that only llvm::cl
+/// reads (-mllvm=@file).
+std::vector<std::string>
+pluginOptions(const llvm::opt::ArgList &Args,
+              std::vector<std::string> *Files = nullptr);
 /// The values of every -scope-alloc-<Name>= option, in order.
 std::vector<std::string> optionValues(llvm::ArrayRef<std::string> Options,
                                       llvm::StringRef Name);

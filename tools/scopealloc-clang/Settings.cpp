@@ -48,8 +48,6 @@ std::string parentProgram() {
   return Exe.str().str();
 }
 
-bool isPluginOption(StringRef Arg) { return Arg.starts_with("-scope-alloc-"); }
-
 // A quote left open: the GNU tokenizer would silently take the rest of the
 // text as one word, a response file's author would rather hear of it.
 static bool hasUnbalancedQuote(StringRef Text) {
@@ -118,9 +116,9 @@ static bool isCMakeProbe(ArrayRef<const char *> Argv) {
 
 // The response files a command line names, nested ones too (named
 // relative to the file that names them, as clang reads them).
-static void collectResponseFiles(ArrayRef<const char *> Words,
-                                 std::vector<std::string> &Files,
-                                 StringRef Dir = "", unsigned Depth = 0) {
+void collectResponseFiles(ArrayRef<const char *> Words,
+                          std::vector<std::string> &Files, StringRef Dir,
+                          unsigned Depth) {
   for (StringRef Word : Words) {
     if (!Word.consume_front("@") || Depth > 20)
       continue;
@@ -188,11 +186,20 @@ void readSettings(Settings &S, int Argc, const char **Argv,
   if (Name.DriverMode)
     Args.push_back(Name.DriverMode);
   Args.push_back(S.Saver.save("-I" + S.Prefix + "/include").data());
-  // Objects name the headers' directory without the install prefix: two
-  // prefixes of one version make identical objects (a shared cache serves
-  // both). A map of the user's, later, wins.
-  Args.push_back(
-      S.Saver.save("-ffile-prefix-map=" + S.Prefix + "=/scopealloc").data());
+  // Objects name the installed headers' directory without the install
+  // prefix: two prefixes of one version make identical objects (a shared
+  // cache serves both). Only that directory, with its slash: clang compares
+  // prefixes as strings, and <P>=... would rewrite a sibling <P>-app/ too,
+  // or, with a prefix like /usr/local, other projects' files. clang splits
+  // a map at its first '=': a prefix with one gets no map. A map of the
+  // user's for that directory wins.
+  SmallString<256> Headers(S.Prefix);
+  sys::path::append(Headers, "include", "scopealloc");
+  if (!Headers.str().contains('='))
+    Args.push_back(S.Saver
+                       .save("-ffile-prefix-map=" + Headers +
+                             "/=/scopealloc/include/scopealloc/")
+                       .data());
   // The user's -c with -L, or a link with -D, is no reason for a warning.
   Args.push_back("-Wno-unused-command-line-argument");
   for (const std::string &W : S.Extra)

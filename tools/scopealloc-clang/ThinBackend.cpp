@@ -113,9 +113,12 @@ bool splitThinBackends(const Settings &S, Compilation &C) {
         C.getArgs().MakeArgString("-load=" + S.Plugin),
         C.getArgs().MakeArgString("-load-pass-plugin=" + S.Plugin),
         "-passes=scope-alloc-link"};
+    std::vector<std::string> Words;
     for (size_t A = 0; A + 1 < Old.size(); ++A)
-      if (StringRef(Old[A]) == "-mllvm" && isPluginOption(Old[A + 1]))
-        Pass.push_back(Old[A + 1]);
+      if (StringRef(Old[A]) == "-mllvm")
+        Words.push_back(Old[++A]);
+    for (const std::string &Option : pluginOptionsIn(Words))
+      Pass.push_back(C.getArgs().MakeArgString(Option));
     Pass.append({Optimised, "-o", Placed});
 
     auto First = std::make_unique<Command>(Job);

@@ -34,6 +34,10 @@ struct PoolCapacity {
   uint64_t Bytes = 0;
   std::string From;   ///< the symbol it was read from
   bool Buffer = true; ///< From is the buffer, else the pool's struct
+  /// Why Bytes is less than the memory From spans ("" when it is not): a
+  /// pool's struct whose base is off SCOPEALLOC_MIN_ALIGN, so that its
+  /// first frame starts past it.
+  std::string Unusable;
   /// A shared pool (SCOPEALLOC_DEFINE_POOL_SHARED...): the partition size
   /// its struct asks for (scopealloc_pool.unrounded); 0 for a plain pool.
   uint64_t PartitionAsked = 0;

@@ -27,9 +27,10 @@ sa_fill(scopealloc_failure *f, const scopealloc_pool *pool, const char *name,
   f->reason = reason;
   f->requested = size;
   f->alignment = align ? align : 1;
-  f->available = (size_t)(pool->reserve_end - SA_LOAD_RELAXED(&pool->cur));
+  f->available = sa_usable_capacity(pool) -
+                 sa_used_to(pool, SA_LOAD_RELAXED(&pool->cur));
   f->peak = sa_peak(pool);
-  f->capacity = (size_t)(pool->reserve_end - pool->base);
+  f->capacity = sa_usable_capacity(pool);
   f->mark = mark;
   f->caller = caller;
   f->partition = 0;

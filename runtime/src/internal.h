@@ -225,10 +225,30 @@ static inline int sa_release(scopealloc_pool *pool, void *mark) {
   return 1;
 }
 
+/* The first byte a frame can start at. A pool over memory the application
+ * gives (SCOPEALLOC_DEFINE_POOL_OVER) may start off an SA_MIN_ALIGN boundary,
+ * and every frame is at least that aligned: the bytes before it are never
+ * usable. Capacity, use and peak count from here, as scopealloc-bound's
+ * link check does. */
+static inline char *sa_usable_base(const scopealloc_pool *pool) {
+  return pool->base + (-(uintptr_t)pool->base & (SA_MIN_ALIGN - 1));
+}
+
+/* Bytes in use when the top is `top`. */
+static inline size_t sa_used_to(const scopealloc_pool *pool, char *top) {
+  char *from = sa_usable_base(pool);
+  return top > from ? (size_t)(top - from) : 0;
+}
+
+/* Most bytes the pool can hold. */
+static inline size_t sa_usable_capacity(const scopealloc_pool *pool) {
+  return sa_used_to(pool, pool->reserve_end);
+}
+
 /* Most bytes the pool has held at once (any thread may ask). */
 static inline size_t sa_peak(const scopealloc_pool *pool) {
   char *high = SA_LOAD_RELAXED(&pool->high);
-  return high ? (size_t)(high - pool->base) : 0;
+  return high ? sa_used_to(pool, high) : 0;
 }
 
 /* ---- Shared named pools: partitions (layer 3's data) ----

@@ -231,7 +231,10 @@ private:
           {{It->second.Bytes,
             It->second.Buffer
                 ? "its buffer " + It->second.From + " in the image"
-                : "the memory " + It->second.From + " spans in the image"},
+                : "the memory " + It->second.From + " spans in the image" +
+                  (It->second.Unusable.empty()
+                       ? ""
+                       : ": " + It->second.Unusable)},
            It->second.Buffer});
     // The largest known part, bounded or not.
     const EntryBound *KE = nullptr;

@@ -435,8 +435,20 @@ private:
       std::string Pool = Name->drop_front(PoolPrefix.size()).str();
       if (Partition)
         Partitions[Pool] = Partition;
-      if (Base && Limit > Base)
-        Structs[Pool] = {Limit - Base, Name->str(), /*Buffer=*/false};
+      if (Base && Limit > Base) {
+        // Every frame is at least SCOPEALLOC_MIN_ALIGN-aligned: memory
+        // given at an address off that boundary loses its first bytes.
+        uint64_t Lost = -Base & (SCOPEALLOC_MIN_ALIGN - 1);
+        PoolCapacity C{Limit - Base > Lost ? Limit - Base - Lost : 0,
+                       Name->str(), /*Buffer=*/false};
+        if (Lost)
+          C.Unusable = (Twine(Limit - Base) + " bytes from 0x" +
+                        Twine::utohexstr(Base) + ", of which " + Twine(Lost) +
+                        " are lost to aligning its first frame to " +
+                        Twine(SCOPEALLOC_MIN_ALIGN))
+                           .str();
+        Structs[Pool] = C;
+      }
     }
     for (auto &[Pool, Capacity] : Structs)
       Img.Pools.try_emplace(Pool, Capacity);

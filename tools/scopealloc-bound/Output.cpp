@@ -138,7 +138,7 @@ void printText(raw_ostream &OS, const Image &Img, const CallGraph &G,
        << Img.Stack.From << ")\n";
   for (const auto &[Pool, C] : Img.Pools) {
     OS << "  pool " << Pool << ": " << C.Bytes << " bytes in the image ("
-       << C.From << ")";
+       << C.From << (C.Unusable.empty() ? "" : ": " + C.Unusable) << ")";
     if (C.partitions()) {
       PoolUsers U = poolUsers(G, B, Pool);
       OS << "\n    shared: " << C.partitions() << " partitions of "

@@ -29,6 +29,7 @@
 
 #include "scopealloc/abi_constants.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/CaptureTracking.h"
@@ -36,9 +37,11 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
@@ -87,6 +90,8 @@ struct Candidate {
   /// releases of marks taken before the allocation.
   SmallVector<CallInst *, 4> Releases;
   std::string Reason; ///< why it is (not) promoted, for the remark
+  /// The rule the remark names, where one of promotion's own decided.
+  std::string RuleName;
 };
 
 /// The successor index of \p T on which \p P is null, when \p T branches on
@@ -113,39 +118,63 @@ struct WalkOutcome {
   bool ReachesStop = false;  ///< some path meets a stop
 };
 
-/// What the phis that may carry the buffer hold on the path being walked:
-/// true for the buffer, false for another value; a phi not listed is
-/// unknown. Sorted by pointer, so that equal states compare equal.
-using PhiValues = std::vector<std::pair<const PHINode *, bool>>;
+/// What a pointer may hold on the path being walked: the buffer the
+/// allocation returned this time round, NULL, or anything else (a buffer of
+/// an earlier time round, another pointer). A set of these.
+enum Holds : uint8_t { HoldsBuffer = 1, HoldsNull = 2, HoldsOther = 4 };
+constexpr uint8_t HoldsUnknown = HoldsBuffer | HoldsNull | HoldsOther;
 
-std::optional<bool> lookup(const PhiValues &Known, const PHINode *PN) {
-  for (const auto &[Phi, IsBuffer] : Known)
+/// What the phis that may carry the buffer hold on the path being walked; a
+/// phi not listed may hold anything. Sorted by pointer, so that equal states
+/// compare equal.
+using PhiValues = std::vector<std::pair<const PHINode *, uint8_t>>;
+
+std::optional<uint8_t> lookup(const PhiValues &Known, const PHINode *PN) {
+  for (const auto &[Phi, Held] : Known)
     if (Phi == PN)
-      return IsBuffer;
+      return Held;
   return std::nullopt;
 }
 
-/// The phis through which \p Buffer flows (Halide's error-path destructors
-/// free a phi of the buffer and NULL).
+/// The phis through which \p Buffer flows, also through selects (Halide's
+/// error-path destructors free a phi of the buffer and NULL; a double
+/// buffer frees a phi of the previous time round's buffer).
 SmallPtrSet<const PHINode *, 8> phisOf(const Value *Buffer) {
   SmallPtrSet<const PHINode *, 8> Phis;
+  SmallPtrSet<const Value *, 8> Seen{Buffer};
   SmallVector<const Value *, 8> Work{Buffer};
   while (!Work.empty())
-    for (const User *U : Work.pop_back_val()->users())
-      if (auto *PN = dyn_cast<PHINode>(U); PN && Phis.insert(PN).second)
-        Work.push_back(PN);
+    for (const User *U : Work.pop_back_val()->users()) {
+      if (auto *PN = dyn_cast<PHINode>(U))
+        Phis.insert(PN);
+      else if (!isa<SelectInst>(U) &&
+               !(isa<CastInst>(U) && U->getType()->isPointerTy()))
+        continue;
+      if (Seen.insert(U).second)
+        Work.push_back(U);
+    }
   return Phis;
 }
+
+/// Where a walk starts, and so which frees it counts.
+enum class WalkStart {
+  /// At the allocation: every phi still holds what it got before the call,
+  /// and a free counts only when it surely gets this buffer (or NULL).
+  Allocation,
+  /// At a release: a free counts when it may get the buffer.
+  Release,
+};
 
 /// Follows every path forward from just after \p Start. A path ends at the
 /// first instruction in \p Stops that releases the buffer \p Alloc returns
 /// on that path, at \p Alloc itself (again), at `unreachable`, or at a
 /// function exit; edges taken only when \p P is null are not followed.
 /// \p ReleasedPointer gives the pointer a stop releases (null: it always
-/// counts); one that is a phi of the buffer and another value counts on the
-/// paths on which the phi got the buffer.
+/// counts); one that is a phi or select of the buffer and other values
+/// counts on the paths on which it got the buffer (\p From says how sure).
 WalkOutcome
-walkFrom(Instruction *Start, const SmallPtrSetImpl<const Instruction *> &Stops,
+walkFrom(Instruction *Start, WalkStart From,
+         const SmallPtrSetImpl<const Instruction *> &Stops,
          const Instruction *Alloc, const Value *P,
          function_ref<const Value *(const Instruction &)> ReleasedPointer) {
   const Value *Buffer = Alloc;
@@ -157,33 +186,44 @@ walkFrom(Instruction *Start, const SmallPtrSetImpl<const Instruction *> &Stops,
   };
   SmallVector<Item, 8> Work;
   std::set<std::pair<const BasicBlock *, PhiValues>> Seen;
+  // What \p V holds on a path with \p Known.
+  auto Holding = [&](const Value *V, const PhiValues &Known) {
+    uint8_t Held = 0;
+    SmallVector<const Value *, 4> Values{V};
+    SmallPtrSet<const Value *, 8> Visited;
+    while (!Values.empty()) {
+      const Value *U = Values.pop_back_val()->stripPointerCasts();
+      if (!Visited.insert(U).second)
+        continue;
+      if (U == Buffer)
+        Held |= HoldsBuffer;
+      else if (isa<ConstantPointerNull>(U))
+        Held |= HoldsNull;
+      else if (auto *PN = dyn_cast<PHINode>(U))
+        Held |= Family.count(PN) ? lookup(Known, PN).value_or(HoldsUnknown)
+                                 : HoldsOther;
+      else if (auto *Sel = dyn_cast<SelectInst>(U))
+        Values.append({Sel->getTrueValue(), Sel->getFalseValue()});
+      else
+        Held |= HoldsOther;
+    }
+    return Held;
+  };
   auto Releases = [&](const Instruction &I, const PhiValues &Known) {
     const Value *A = ReleasedPointer ? ReleasedPointer(I) : nullptr;
     if (!A)
       return true;
-    A = A->stripPointerCasts();
-    if (isa<ConstantPointerNull>(A))
-      return false;
-    if (auto *PN = dyn_cast<PHINode>(A))
-      return lookup(Known, PN).value_or(true);
-    return true;
+    uint8_t Held = Holding(A, Known);
+    if (From == WalkStart::Release)
+      return (Held & HoldsBuffer) != 0;
+    return Held & HoldsBuffer && !(Held & HoldsOther);
   };
   auto Enter = [&](BasicBlock *BB, BasicBlock *Pred, const PhiValues &Known) {
     PhiValues Next;
-    for (const PHINode &PN : BB->phis()) {
-      if (!Family.count(&PN))
-        continue;
-      const Value *In = PN.getIncomingValueForBlock(Pred)->stripPointerCasts();
-      std::optional<bool> V;
-      if (In == Buffer)
-        V = true;
-      else if (isa<ConstantPointerNull>(In))
-        V = false;
-      else if (auto *InPhi = dyn_cast<PHINode>(In))
-        V = lookup(Known, InPhi);
-      if (V)
-        Next.push_back({&PN, *V});
-    }
+    for (const PHINode &PN : BB->phis())
+      if (Family.count(&PN))
+        Next.push_back(
+            {&PN, Holding(PN.getIncomingValueForBlock(Pred), Known)});
     // Values of phis in other blocks stay what this path made them.
     for (const auto &K : Known)
       if (K.first->getParent() != BB)
@@ -214,7 +254,15 @@ walkFrom(Instruction *Start, const SmallPtrSetImpl<const Instruction *> &Stops,
       if (!NullSucc || *NullSucc != I)
         Enter(T->getSuccessor(I), BB, Known);
   };
-  Scan(std::next(Start->getIterator()), Start->getParent(), {});
+  // At the allocation no phi holds its result yet: a loop's phi of the
+  // previous time round's buffer is another buffer (a double buffer).
+  PhiValues Initial;
+  if (From == WalkStart::Allocation) {
+    for (const PHINode *PN : Family)
+      Initial.push_back({PN, HoldsOther});
+    llvm::sort(Initial);
+  }
+  Scan(std::next(Start->getIterator()), Start->getParent(), Initial);
   while (!Work.empty()) {
     Item I = Work.pop_back_val();
     if (Seen.insert({I.BB, I.Known}).second)
@@ -235,7 +283,10 @@ public:
   /// Withdraws the promotions that would not fit the frame budget.
   void applyFrameBudget(MutableArrayRef<bool> Promote);
   void promote(Candidate &C);
-  void dropUnusedMarks();
+  /// Removes the marks and releases that guard nothing any more; \p Kept
+  /// hears of each one kept for a call that may allocate under it.
+  void dropUnusedMarks(
+      function_ref<void(CallInst &Mark, const CallBase &Call)> Kept);
 
   SmallVector<Candidate, 4> Candidates;
 
@@ -246,11 +297,15 @@ private:
   bool checkABI(Candidate &C);
   bool checkPaths(Candidate &C);
   std::string limitText() const { return "the " + limitInReason(Policy); }
+  /// "'f' calls itself" or "'f' calls 'g', which calls 'f'" when the
+  /// function is in a cycle of direct calls; computed once.
+  const std::optional<std::string> &recursion();
 
   Function &F;
   const StackPolicy &Policy;
   DominatorTree DT;
   bool HasMustTail = false;
+  std::optional<std::optional<std::string>> Recursion;
 };
 
 /// The allocator \p CB calls (directly or through its slot). The policy's
@@ -365,16 +420,33 @@ bool Promoter::check(Candidate &C) {
     C.Reason = "the function makes a musttail call";
     return false;
   }
+  // A recursive function's buffer is on the stack once per level: a depth
+  // that the heap absorbed overflows the stack. Only a scope that requires
+  // the stack keeps it there (the code generator asked for that).
+  if (!C.ToPool)
+    if (const std::optional<std::string> &Cycle = recursion()) {
+      if (C.Rule != PlacementRule::ScopeStack) {
+        C.Reason = "the function is recursive (" + *Cycle +
+                   "): " + std::to_string(C.Size) +
+                   " bytes on the stack at every level of the recursion";
+        C.RuleName = "recursive";
+        return false;
+      }
+    }
   if (!checkPaths(C))
     return false;
   if (C.ToPool)
     C.Reason = "scope " + C.S.describe() + " requires pool '" +
                C.S.poolName().str() + "': " + std::to_string(C.Size) +
                " bytes become a buffer of that pool";
-  else if (C.Rule == PlacementRule::ScopeStack)
+  else if (C.Rule == PlacementRule::ScopeStack) {
     C.Reason = "scope " + C.S.describe() + " requires the stack (" +
                std::to_string(C.Size) + " bytes, " + limitText() + ")";
-  else
+    if (const std::optional<std::string> &Cycle = recursion()) {
+      C.Reason += ", at every level of the recursion (" + *Cycle + ")";
+      C.RuleName = ruleName(PlacementRule::ScopeStack).str();
+    }
+  } else
     C.Reason = std::to_string(C.Size) + " bytes within " + limitText();
   return true;
 }
@@ -556,8 +628,8 @@ bool Promoter::checkPaths(Candidate &C) {
   auto ReleasedPointer = [&](const Instruction &I) -> const Value * {
     return C.Spec ? cast<CallInst>(I).getArgOperand(C.Spec->FreeArg) : nullptr;
   };
-  WalkOutcome O =
-      walkFrom(C.Alloc, Stops, C.Alloc, NullChecked, ReleasedPointer);
+  WalkOutcome O = walkFrom(C.Alloc, WalkStart::Allocation, Stops, C.Alloc,
+                           NullChecked, ReleasedPointer);
   // A path that returns without freeing an allocator's buffer leaked it
   // (Halide frees on an error path only when the error handler says so):
   // unless the buffer can escape, the stack frees it at the return instead.
@@ -573,7 +645,8 @@ bool Promoter::checkPaths(Candidate &C) {
   // (Releasing a mark again is harmless in our ABI.)
   if (C.Spec)
     for (CallInst *R : C.Releases)
-      if (walkFrom(R, Stops, C.Alloc, NullChecked, ReleasedPointer)
+      if (walkFrom(R, WalkStart::Release, Stops, C.Alloc, NullChecked,
+                   ReleasedPointer)
               .ReachesStop) {
         C.Reason = "it is released more than once on a path";
         return false;
@@ -618,8 +691,56 @@ void Promoter::promote(Candidate &C) {
       Load->eraseFromParent();
 }
 
-/// Marks and releases that guard nothing any more go away.
-void Promoter::dropUnusedMarks() {
+/// Whether \p CB may allocate from the default pool: a callee may take
+/// memory under its caller's mark and leave it to the caller's release. Not
+/// when it is an intrinsic that only informs the optimiser (lifetime,
+/// assume, debug), touches no memory but its arguments', only reads memory,
+/// or is one of the runtime's calls that do not allocate there.
+bool mayAllocateFromDefaultPool(const CallBase &CB) {
+  if (auto *II = dyn_cast<IntrinsicInst>(&CB);
+      II && II->isAssumeLikeIntrinsic())
+    return false;
+  if (CB.onlyAccessesArgMemory() || CB.onlyReadsMemory())
+    return false;
+  StringRef Name = calleeName(CB);
+  return Name != ABIMark && Name != ABIRelease &&
+         Name != SCOPEALLOC_SYM_POOL_MARK &&
+         Name != SCOPEALLOC_SYM_POOL_ALLOC &&
+         Name != SCOPEALLOC_SYM_POOL_RELEASE;
+}
+
+/// The first call on a path from \p Mark to one of its releases that may
+/// allocate from the default pool (so needs the release), or null.
+const CallBase *callUnderMark(CallInst &Mark) {
+  auto IsRelease = [&](const CallBase &CB) {
+    return calls(CB, ABIRelease) && CB.arg_size() == 1 &&
+           CB.getArgOperand(0) == &Mark;
+  };
+  SmallPtrSet<const BasicBlock *, 16> Visited;
+  SmallVector<std::pair<BasicBlock *, BasicBlock::iterator>, 16> Work{
+      {Mark.getParent(), std::next(Mark.getIterator())}};
+  while (!Work.empty()) {
+    auto [BB, It] = Work.pop_back_val();
+    bool Released = false;
+    for (; It != BB->end() && !Released; ++It) {
+      auto *CB = dyn_cast<CallBase>(&*It);
+      if (!CB)
+        continue;
+      if (IsRelease(*CB))
+        Released = true;
+      else if (mayAllocateFromDefaultPool(*CB))
+        return CB;
+    }
+    if (!Released)
+      for (BasicBlock *Succ : successors(BB))
+        if (Visited.insert(Succ).second)
+          Work.push_back({Succ, Succ->begin()});
+  }
+  return nullptr;
+}
+
+void Promoter::dropUnusedMarks(
+    function_ref<void(CallInst &Mark, const CallBase &Call)> Kept) {
   for (Instruction &I : instructions(F))
     if (calls(I, ABIAlloc))
       return; // something still allocates from the default pool
@@ -633,6 +754,12 @@ void Promoter::dropUnusedMarks() {
           return CI && calleeName(*CI) == ABIRelease;
         }))
       continue;
+    // A callee that allocates under the mark needs its release: without it
+    // every call would leave its memory in the pool.
+    if (const CallBase *Call = callUnderMark(*Mark)) {
+      Kept(*Mark, *Call);
+      continue;
+    }
     SmallVector<Instruction *, 4> Releases;
     for (User *U : Mark->users())
       Releases.push_back(cast<Instruction>(U));
@@ -640,6 +767,58 @@ void Promoter::dropUnusedMarks() {
       R->eraseFromParent();
     Mark->eraseFromParent();
   }
+}
+
+/// The function \p CB calls directly, when its body is in this module.
+const Function *definedCallee(const CallBase &CB) {
+  const Value *V = CB.getCalledOperand()->stripPointerCasts();
+  if (auto *GA = dyn_cast<GlobalAlias>(V))
+    V = GA->getAliaseeObject();
+  auto *Callee = dyn_cast_or_null<Function>(V);
+  return Callee && !Callee->isDeclaration() ? Callee : nullptr;
+}
+
+const std::optional<std::string> &Promoter::recursion() {
+  if (Recursion)
+    return *Recursion;
+  // Breadth first over the module's direct calls: the cycle named is a
+  // shortest one. Calls through pointers and into other modules are not
+  // seen (docs/known-limits.md).
+  DenseMap<const Function *, const Function *> CalledFrom;
+  SmallVector<const Function *, 16> Queue{&F};
+  const Function *Last = nullptr; // the function that calls F back
+  for (size_t I = 0; I != Queue.size() && !Last; ++I)
+    for (const Instruction &Inst : instructions(*Queue[I])) {
+      auto *CB = dyn_cast<CallBase>(&Inst);
+      const Function *Callee = CB ? definedCallee(*CB) : nullptr;
+      if (!Callee)
+        continue;
+      if (Callee == &F) {
+        Last = Queue[I];
+        break;
+      }
+      if (CalledFrom.try_emplace(Callee, Queue[I]).second)
+        Queue.push_back(Callee);
+    }
+  std::optional<std::string> Cycle;
+  if (Last) {
+    auto Quoted = [](const Function *G) {
+      return "'" + readableName(G->getName()) + "'";
+    };
+    SmallVector<const Function *, 8> Path; // Last back to F's callee
+    for (const Function *G = Last; G != &F; G = CalledFrom.lookup(G))
+      Path.push_back(G);
+    std::string Text = Quoted(&F);
+    if (Path.empty())
+      Text += " calls itself";
+    for (const Function *G : reverse(Path))
+      Text += (G == Path.back() ? " calls " : ", which calls ") + Quoted(G);
+    if (!Path.empty())
+      Text += ", which calls " + Quoted(&F);
+    Cycle = std::move(Text);
+  }
+  Recursion = std::move(Cycle);
+  return *Recursion;
 }
 
 DiagnosticLocation remarkLocation(const CallInst &CI) {
@@ -745,6 +924,8 @@ PreservedAnalyses PromoteWorkspacePass::run(Function &F,
             : C.ToPool ? "moved to pool '" + C.S.poolName().str() + "'"
                        : "promoted")
         << ": " << ore::NV("Reason", C.Reason);
+      if (!C.RuleName.empty())
+        R << " [rule " << ore::NV("Rule", C.RuleName) << "]";
       return R;
     };
     if (Yes) {
@@ -762,7 +943,20 @@ PreservedAnalyses PromoteWorkspacePass::run(Function &F,
   }
   if (!Promoted)
     return Unchanged();
-  P.dropUnusedMarks();
+  P.dropUnusedMarks([&](CallInst &Mark, const CallBase &Call) {
+    ORE.emit([&] {
+      StringRef Callee = calleeName(Call);
+      return OptimizationRemarkMissed(DEBUG_TYPE, "MarkKept",
+                                      remarkLocation(Mark), Mark.getParent())
+             << "mark '" << ore::NV("Mark", describeValue(Mark)) << "' in '"
+             << ore::NV("Function", readableName(F.getName()))
+             << "' kept with its releases: the call to "
+             << ore::NV("Callee", Callee.empty()
+                                      ? std::string("a function pointer")
+                                      : "'" + readableName(Callee) + "'")
+             << " under it may allocate from the default pool";
+    });
+  });
   // `tail` promises that the callee does not touch this frame's allocas; a
   // promoted buffer may be passed on. Tail-call elimination adds it back
   // where it is still true.

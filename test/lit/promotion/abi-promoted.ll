@@ -1,6 +1,8 @@
 ; Our own runtime ABI: __scopealloc_alloc(N, A) under a mark released on
 ; every path becomes an alloca of N bytes, align A; the mark and its
-; releases go away once nothing allocates from the default pool.
+; releases go away once nothing allocates from the default pool (@use
+; touches only its argument's memory; mark-kept-for-callee.ll has calls
+; that keep them).
 ; RUN: %opt %loadplugin -passes=scope-alloc-promote -S %s | FileCheck %s
 ; RUN: %opt %loadplugin -passes=scope-alloc-promote -disable-output \
 ; RUN:   -pass-remarks=scope-alloc -pass-remarks-missed=scope-alloc %s 2>&1 | FileCheck %s --check-prefix=REMARK
@@ -11,7 +13,7 @@ target triple = "x86_64-unknown-linux-gnu"
 declare ptr @__scopealloc_mark()
 declare ptr @__scopealloc_alloc(i64, i64)
 declare void @__scopealloc_release(ptr)
-declare void @use(ptr)
+declare void @use(ptr) memory(argmem: readwrite)
 
 ; CHECK-LABEL: define void @f(
 ; CHECK-NEXT:  entry:

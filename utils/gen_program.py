@@ -51,6 +51,17 @@ pthread_once routine also registered with atexit; qsort and bsearch
 comparators with buffers. main joins the threads and prints one line per
 thread in order (its results and mismatch counts per context); exit handlers
 print at exit. `--summary` says what a seed's section holds.
+
+About 30% of the seeds (`--workspace on|off|auto`; its own random stream
+too) also get a workspace section: the calls a code generator emits for its
+buffers, which scope-alloc-promote may turn back into stack buffers. Double
+buffers (each row a halide_malloc buffer combined with the previous row,
+which is then freed; the last row freed by the caller, in the last time
+round or after the loop) and kernels on the ScopeAlloc ABI (a mark, a small
+tile, a helper taking scratch under the kernel's mark, the release), one
+shape or both. main prints the section's hash and whether the kernels left
+the default pool's top where they found it ("balanced 1"). Plain clang
+builds get the three ABI functions over a static LIFO arena.
 No C++ exceptions or setjmp/longjmp.
 """
 import argparse
@@ -939,13 +950,188 @@ class Entries:
         return out
 
 
+# -- workspace calls a code generator emits (issue 46 items 7 and 12) --------
+WORKSPACE_FRACTION = 0.3   # of the seeds get a workspace section
+
+
+class Workspace:
+    """The workspace section, with its own random stream: the calls a code
+    generator emits for its buffers, which scope-alloc-promote turns back
+    into stack buffers where the limit allows.
+
+      * double buffers: each row is a halide_malloc buffer combined with the
+        previous row, which is then freed (the free of a loop-carried phi
+        releases the previous time round's buffer, not this one: promoting
+        the row would make the rows one buffer);
+      * kernels on the ScopeAlloc ABI: __scopealloc_mark, a small
+        __scopealloc_alloc (promotable), a call to a helper that takes its
+        scratch under the kernel's mark without a release of its own, and
+        __scopealloc_release (dropping the mark with the promoted tile would
+        leave every call's scratch in the pool: the run prints whether the
+        pool's top is where it was before the kernels ran, "balanced 1").
+
+    The program defines halide_malloc/halide_free (over malloc). Built
+    through the wrapper it uses the runtime's default pool
+    (<scopealloc/abi.h> is on the include path); built by plain clang it
+    defines the three ABI functions over a static LIFO arena, so every build
+    runs the same program. Sizes are at most 1024 bytes (the hosted limit),
+    some at most 64 (within sa-O1-L's smaller limits)."""
+
+    def __init__(self, seed):
+        self.r = random.Random("workspace-%d" % seed)
+
+    @staticmethod
+    def wanted(seed):
+        return random.Random("workspace?%d" % seed).random() < WORKSPACE_FRACTION
+
+    def size_words(self):
+        # 4-byte words: 16..1024 bytes, a third of them within 64
+        r = self.r
+        return r.choice([4, 8, 16]) if r.random() < 0.33 else r.choice([32, 64, 100, 200, 256])
+
+    def double_buffer(self, i):
+        r = self.r
+        w = self.size_words()
+        k = r.randrange(1, w) if w > 1 else 0
+        null_check = r.random() < 0.5
+        # where the last row is freed: by the caller it goes back to (the
+        # shape promotion got wrong), in the last time round, after the loop
+        last = r.choice(["caller", "caller", "inside", "after"])
+        name = "w_rows%d" % i + ("_last" if last == "caller" else "")
+        L = ["static %s%s(uint32_t seed, uint32_t rows) {"
+             % ("uint32_t *" if last == "caller" else "uint32_t ", name),
+             "  /* rows >= 1; each row reads the previous one, then frees it */",
+             "  uint32_t *prev = NULL;" if last == "caller" else
+             "  uint32_t *prev = NULL, h = seed;",
+             "  for (uint32_t y = 0; y < rows; y++) {",
+             "    uint32_t *row = (uint32_t *)halide_malloc(NULL, %du * sizeof(uint32_t));" % w]
+        if null_check:
+            L.append("    if (!row) break;")
+        L += ["    for (uint32_t x = 0; x < %du; x++)" % w,
+              "      row[x] = mix(seed + y, x) + (prev ? prev[(x + %du) %% %du] : y);" % (k, w),
+              "    halide_free(NULL, prev);"]
+        if last == "inside":
+            L += ["    if (y + 1u == rows) {",
+                  "      for (uint32_t x = 0; x < %du; x++) h = mix(h, row[x]);" % w,
+                  "      halide_free(NULL, row);",
+                  "      return h;",
+                  "    }"]
+        L += ["    prev = row;",
+              "  }"]
+        if last == "caller":
+            L += ["  return prev;", "}",
+                  "static uint32_t w_rows%d(uint32_t seed, uint32_t rows) {" % i,
+                  "  uint32_t *last = %s(seed, rows), h = seed;" % name]
+        if last != "inside":
+            L += ["  for (uint32_t x = 0; %s && x < %du; x++) h = mix(h, %s[x]);"
+                  % (("last", w, "last") if last == "caller" else ("prev", w, "prev")),
+                  "  halide_free(NULL, %s);" % ("last" if last == "caller" else "prev")]
+        L += ["  return h;", "}"]
+        self.summary.append("double buffer %d B (last row freed %s%s)"
+                            % (w * 4, {"caller": "by the caller",
+                                       "inside": "in the last time round",
+                                       "after": "after the loop"}[last],
+                               ", NULL checked" if null_check else ""))
+        return L
+
+    def marked_kernel(self, i):
+        r = self.r
+        tile = self.size_words()
+        scratch = r.choice([64, 1024, 4096, 16384])  # words
+        align = r.choice([8, 16, 64])
+        inline = "__attribute__((noinline)) " if r.random() < 0.7 else ""
+        L = ["/* takes its scratch under its caller's mark, released by the caller */",
+             "static %suint32_t w_scratch%d(uint32_t n) {" % (inline, i),
+             "  uint32_t *t = (uint32_t *)__scopealloc_alloc(%du * sizeof(uint32_t), 16);" % scratch,
+             "  for (uint32_t i = 0; i < %du; i++) t[i] = mix(n, i);" % scratch,
+             "  uint32_t h = n;",
+             "  for (uint32_t i = 0; i < %du; i += 7u) h = mix(h, t[i]);" % scratch,
+             "  return h;",
+             "}",
+             "static uint32_t w_kernel%d(uint32_t n) {" % i,
+             "  void *m = __scopealloc_mark();",
+             "  uint32_t *tile = (uint32_t *)__scopealloc_alloc(%du * sizeof(uint32_t), %d);" % (tile, align),
+             "  for (uint32_t i = 0; i < %du; i++) tile[i] = n ^ (i * 2654435761u);" % tile,
+             "  uint32_t h = w_scratch%d(tile[n %% %du]);" % (i, tile),
+             "  h = mix(h, tile[(n + 1u) %% %du]);" % tile,
+             "  __scopealloc_release(m);",
+             "  return h;",
+             "}"]
+        self.summary.append("marked kernel: tile %d B, scratch %d B%s"
+                            % (tile * 4, scratch * 4, "" if inline else " (inlinable)"))
+        return L
+
+    def generate(self):
+        r = self.r
+        self.summary = []
+        out = ["#if defined(__has_include)",
+               "#if __has_include(<scopealloc/abi.h>)",
+               "#include <scopealloc/abi.h>",
+               "#define W_HAVE_RUNTIME 1",
+               "#endif",
+               "#endif",
+               "#ifndef W_HAVE_RUNTIME",
+               "/* plain clang: the ABI's LIFO arena, so the program is the same */",
+               "static _Alignas(64) unsigned char w_arena[1 << 20];",
+               "static size_t w_top;",
+               "void *__scopealloc_mark(void) { return w_arena + w_top; }",
+               "void *__scopealloc_alloc(size_t size, size_t align) {",
+               "  if (align == 0) align = 1;",
+               "  w_top = (w_top + align - 1u) & ~(align - 1u);",
+               "  if (size > sizeof w_arena - w_top) abort();",
+               "  void *p = w_arena + w_top;",
+               "  w_top += size;",
+               "  return p;",
+               "}",
+               "void __scopealloc_release(void *mark) { w_top = (size_t)((unsigned char *)mark - w_arena); }",
+               "#endif",
+               "__attribute__((noinline)) void *halide_malloc(void *ctx, size_t size) {",
+               "  (void)ctx;",
+               "  return malloc(size);",
+               "}",
+               "__attribute__((noinline)) void halide_free(void *ctx, void *p) {",
+               "  (void)ctx;",
+               "  free(p);",
+               "}"]
+        # one shape or both: a seed with one shows that shape's defect alone
+        shapes = r.choice(["double buffers", "marked kernels", "both"])
+        nrows = r.randrange(1, 3) if shapes != "marked kernels" else 0
+        nkern = r.randrange(1, 3) if shapes != "double buffers" else 0
+        for i in range(nrows):
+            out += self.double_buffer(i)
+        for i in range(nkern):
+            out += self.marked_kernel(i)
+        calls = r.choice([200, 1000, 3000])
+        out += ["static uint32_t workspace_run(void) {",
+                "  uint32_t h = 0;"]
+        for i in range(nrows):
+            out.append("  h = mix(h, w_rows%d(%du, %du));" % (i, r.getrandbits(32), r.randrange(1, 40)))
+        # the kernels leave the default pool where they found it (a frame
+        # demoted around this one would hide a leak from the exit statistics)
+        out += ["  void *top = __scopealloc_mark();",
+                "  for (uint32_t n = 0; n < %du; n++) {" % calls]
+        for i in range(nkern):
+            out.append("    h = mix(h, w_kernel%d(n));" % i)
+        out += ["  }",
+                "  uint32_t balanced = __scopealloc_mark() == top;",
+                "  printf(\"workspace %08x balanced %u\\n\", h, balanced);",
+                "  return mix(h, balanced);",
+                "}",
+                ""]
+        out.insert(0, "/* workspace, calls a code generator emits for its buffers: %s */"
+                   % "; ".join(self.summary))
+        return out
+
+
 class Gen:
-    def __init__(self, seed, entries="auto"):
+    def __init__(self, seed, entries="auto", workspace="auto"):
         self.r = random.Random(seed)
         self.seed = seed
         # its own random stream: the rest of the program does not change
         self.entries = Entries(seed) if entries == "on" or (
             entries == "auto" and Entries.wanted(seed)) else None
+        self.workspace = Workspace(seed) if workspace == "on" or (
+            workspace == "auto" and Workspace.wanted(seed)) else None
 
     def table_ok(self, idx):
         # table entries all have indices > idx
@@ -1051,6 +1237,8 @@ class Gen:
             out.append("")
         if self.entries:
             out.extend(self.entries.generate())
+        if self.workspace:
+            out.extend(self.workspace.generate())
         depth = r.randrange(3, 8)
         rounds = r.randrange(2, 5)
         fuel = r.choice([50, 300, 1000, 3000])
@@ -1070,6 +1258,8 @@ class Gen:
         out.append("  }")
         if self.entries:
             out.append("  total = mix(total, entries_run());")
+        if self.workspace:
+            out.append("  total = mix(total, workspace_run());")
         out.append("  total = mix(total, s_sum(&s0));")
         out.append("  for (uint32_t i = 0; i < %du; i++) total = mix(total, top[i]);" % ntop)
         out.append("  printf(\"sink %08x\\n\", gsink);")
@@ -1085,15 +1275,21 @@ def main():
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("-o", "--output", default="-")
     ap.add_argument("--entries", choices=["auto", "on", "off"], default="auto",
-                    help="the threads and handlers section: by seed (about %d%% of "
+                    help="the threads and handlers section: by seed (about %d%%%% of "
                     "the seeds), always, never" % int(ENTRY_FRACTION * 100))
+    ap.add_argument("--workspace", choices=["auto", "on", "off"], default="auto",
+                    help="the workspace-calls section (halide_malloc double buffers, "
+                    "marked __scopealloc_* kernels): by seed (about %d%%%% of the seeds), "
+                    "always, never" % int(WORKSPACE_FRACTION * 100))
     ap.add_argument("--summary", action="store_true",
-                    help="print what the entries section holds and exit")
+                    help="print what the entries (and workspace) sections hold and exit")
     args = ap.parse_args()
-    gen = Gen(args.seed, args.entries)
+    gen = Gen(args.seed, args.entries, args.workspace)
     text = gen.generate()
     if args.summary:
-        print("seed %d: %s" % (args.seed, gen.entries.summary if gen.entries else "no entries section"))
+        print("seed %d: %s%s" % (args.seed, gen.entries.summary if gen.entries else "no entries section",
+                                 " | workspace: %s" % "; ".join(gen.workspace.summary)
+                                 if gen.workspace else ""))
         return
     if args.output == "-":
         sys.stdout.write(text)

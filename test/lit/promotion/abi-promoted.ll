@@ -13,7 +13,7 @@ target triple = "x86_64-unknown-linux-gnu"
 declare ptr @__scopealloc_mark()
 declare ptr @__scopealloc_alloc(i64, i64)
 declare void @__scopealloc_release(ptr)
-declare void @use(ptr) memory(argmem: readwrite)
+declare void @use(ptr) argmemonly
 
 ; CHECK-LABEL: define void @f(
 ; CHECK-NEXT:  entry:

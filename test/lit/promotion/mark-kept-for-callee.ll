@@ -17,8 +17,8 @@ declare ptr @__scopealloc_mark()
 declare ptr @__scopealloc_alloc(i64, i64)
 declare void @__scopealloc_release(ptr)
 declare i32 @scratch_sum(i32)
-declare void @fill(ptr, i32) memory(argmem: write)
-declare i32 @peek(ptr) memory(read)
+declare void @fill(ptr, i32) argmemonly
+declare i32 @peek(ptr) readonly
 
 ; The helper may take its scratch under %m.
 ; CHECK-LABEL: define i32 @kernel(

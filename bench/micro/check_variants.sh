@@ -78,7 +78,7 @@ for v in stack safestack demoted_inline demoted_standard demoted_call malloc pla
         refers "$obj" __scopealloc_tls_pool || fail "frame_demoted_inline does not use __scopealloc_tls_pool (no inline fast path)"
         # x86-64's default slow branch: the asm call of the thunk.
         if [ "$(uname -m)" = x86_64 ]; then
-          refers "$obj" __scopealloc_frame_thunk || fail "frame_demoted_inline does not call __scopealloc_frame_thunk (not frameless)"
+          refers "$obj" __scopealloc_frame_thunk_regs || fail "frame_demoted_inline does not call __scopealloc_frame_thunk_regs (not frameless)"
         fi
       else
         refers "$obj" __scopealloc_alloc || fail "frame_demoted_inline does not call __scopealloc_alloc"

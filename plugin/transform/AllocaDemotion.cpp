@@ -269,6 +269,10 @@ void FunctionDemoter::demoteStaticFrame(StringRef Pool,
     }
     noteFrameForASan(B, F, Frame, Layout.Size, Vars);
   }
+  // The runtime unpoisoned the whole frame; a planned frame has its
+  // planned layout, without redzones.
+  if (wantsRedzones(F) && !(Pool.empty() && PlannedAddress))
+    poisonRedzones(B, Frame, Layout, DemotedCanaries::size(F));
 
   // A debugger finds each variable through a stack slot that holds the
   // frame's address: stack slots keep a location at every -O level, while
@@ -505,6 +509,10 @@ FunctionDemotion FunctionDemoter::run(ArrayRef<DemotionRequest> Requests,
       continue;
     }
     Layouts[Pool] = layoutFrame(F, Allocas, CanarySize);
+    // AddressSanitizer reports an overflow only into poisoned bytes: the
+    // buffers get redzones between them, as they would on the stack.
+    if (wantsRedzones(F))
+      Layouts[Pool] = withRedzones(F, Layouts[Pool], CanarySize);
   }
   for (const DemotionRequest &R : Requests)
     eraseLifetimeMarkers(R.Alloca);

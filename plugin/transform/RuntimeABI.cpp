@@ -9,6 +9,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
@@ -177,14 +178,12 @@ static bool canAssembleInlineAsm(const Triple &T) {
 }
 
 /// Whether \p F's slow branch can be the frameless asm call: x86-64 ELF,
-/// an assembler for inline asm in this compiler, sizes that fit a push's
-/// immediate, and no x87 value (the thunk's callee may use the x87 stack,
-/// which the asm cannot hand over empty).
-static bool framelessSlowCall(const Function &F, uint64_t Size,
-                              Align Alignment) {
+/// an assembler for inline asm in this compiler, and no x87 value (the
+/// thunk's callee may use the x87 stack, which the asm cannot hand over
+/// empty).
+static bool framelessSlowCall(const Function &F) {
   Triple T(F.getParent()->getTargetTriple());
   if (T.getArch() != Triple::x86_64 || !T.isOSBinFormatELF() ||
-      Size > INT32_MAX || Alignment.value() > INT32_MAX ||
       !canAssembleInlineAsm(T))
     return false;
   for (const BasicBlock &BB : F)
@@ -198,28 +197,62 @@ static bool framelessSlowCall(const Function &F, uint64_t Size,
   return true;
 }
 
-/// The frameless slow call (thread_arena.c, __scopealloc_frame_thunk): an
-/// asm sequence rather than a call, so that the function needs no stack
-/// frame for it. It steps over the red zone, passes size and alignment on
-/// the stack, and gets {mark, frame} back in rax and rdx; the thunk keeps
-/// every other register but r11. The vector registers, flags and x87
-/// status are clobbered, as preserve_most leaves them.
+/// Whether \p F's indirect calls must go through a thunk that stops
+/// speculation (-mretpoline, -mretpoline-external-thunk,
+/// -mspeculative-load-hardening, -mlvi-cfi): an indirect call written in
+/// inline asm would not.
+static bool hardensIndirectCalls(const Function &F) {
+  StringRef Features = F.getFnAttribute("target-features").getValueAsString();
+  return Features.contains("+retpoline-indirect-calls") ||
+         Features.contains("+lvi-cfi");
+}
+
+/// The frameless slow call (thread_arena.c, __scopealloc_frame_thunk_regs):
+/// an asm call rather than an IR call, so that the function needs no stack
+/// frame for it. Size and alignment go in rax and rdx, {mark, frame} come
+/// back there; the thunk keeps every other register. The stack pointer
+/// never moves inside the function's own instructions, so the function's
+/// CFI is right at each of them (an asynchronous cancel or a signal
+/// handler's unwinder may stop at any), whether its CFA is based on rsp or
+/// on a frame pointer. The call writes its return address over the red
+/// zone's top word: the asm keeps that word in r11 and puts it back; the
+/// thunk steps over the rest of the red zone. Under retpoline the call is
+/// direct (through the PLT when the runtime is shared: the function then
+/// keeps nothing in the red zone, which a lazy-binding resolver would
+/// overwrite). The vector registers, flags and x87 status are clobbered, as
+/// preserve_most leaves them.
 static CallInst *createFramelessSlowCall(IRBuilder<> &B, uint64_t Size,
                                          Align Alignment, Type *FrameTy) {
-  std::string Asm = "lea -128(%rsp), %rsp\n\tpush $$" +
-                    std::to_string(Alignment.value()) + "\n\tpush $$" +
-                    std::to_string(Size) +
-                    "\n\tcall *" SCOPEALLOC_SYM_FRAME_THUNK
-                    "@GOTPCREL(%rip)\n\tlea 144(%rsp), %rsp";
-  std::string Constraints = "={rax},={rdx},~{r11}";
+  Function &F = *B.GetInsertBlock()->getParent();
+  const bool Direct = hardensIndirectCalls(F);
+  std::string Asm, Constraints = "={rax},={rdx},0,1,~{r11}";
+  if (Direct) {
+    Asm = "call " SCOPEALLOC_SYM_FRAME_THUNK_REGS "@PLT";
+    Constraints += ",~{r10}";
+    F.addFnAttr(Attribute::NoRedZone);
+    OptimizationRemarkEmitter ORE(&F);
+    ORE.emit([&] {
+      return OptimizationRemarkAnalysis("scope-alloc", "SlowPathDirectCall",
+                                        &F)
+             << "the frameless slow path calls " SCOPEALLOC_SYM_FRAME_THUNK_REGS
+                " directly, not through its GOT slot: indirect calls are "
+                "hardened (retpoline or LVI); the function keeps no red zone";
+    });
+  } else {
+    Asm = "mov -8(%rsp), %r11\n\tcall *" SCOPEALLOC_SYM_FRAME_THUNK_REGS
+          "@GOTPCREL(%rip)\n\tmov %r11, -8(%rsp)";
+  }
   for (unsigned R = 0; R < 32; ++R)
     Constraints += ",~{xmm" + std::to_string(R) + "}";
   for (unsigned R = 0; R < 8; ++R)
     Constraints += ",~{k" + std::to_string(R) + "}";
   Constraints += ",~{memory},~{dirflag},~{fpsr},~{flags}";
-  auto *IA = InlineAsm::get(FunctionType::get(FrameTy, false), Asm, Constraints,
-                            /*hasSideEffects=*/true);
-  CallInst *Call = B.CreateCall(IA, {});
+  Type *IntPtr = B.getInt64Ty();
+  auto *IA = InlineAsm::get(FunctionType::get(FrameTy, {IntPtr, IntPtr}, false),
+                            Asm, Constraints, /*hasSideEffects=*/true);
+  CallInst *Call =
+      B.CreateCall(IA, {ConstantInt::get(IntPtr, Size),
+                        ConstantInt::get(IntPtr, Alignment.value())});
   Call->addFnAttr(Attribute::NoUnwind);
   return Call;
 }
@@ -632,7 +665,7 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
       (Arch == Triple::aarch64 && SCOPEALLOC_HAVE_AARCH64_NONLAZYBIND);
   SlowPath Convention = slowPathFor(*Before->getFunction());
   if (Convention == SlowPath::Frameless &&
-      framelessSlowCall(*Before->getFunction(), Size, Alignment)) {
+      framelessSlowCall(*Before->getFunction())) {
     Type *FrameTy = StructType::get(C, {Ptr, Ptr});
     CallInst *Call = createFramelessSlowCall(Slow, Size, Alignment, FrameTy);
     SlowMark = Slow.CreateExtractValue(Call, 0);

@@ -9,7 +9,9 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace llvm;
 
@@ -88,6 +90,80 @@ void noteFrameForASan(IRBuilder<> &B, Function &F, Value *Frame,
     GV->setSanitizerMetadata(MD);
   }
   RuntimeABI(M).noteFrame(B, Frame, Desc);
+}
+
+bool wantsRedzones(const Function &F) {
+  return F.hasFnAttribute(Attribute::SanitizeAddress);
+}
+
+/// ASan's shadow granule: a redzone poisons whole granules from its first
+/// byte on, so every buffer starts on one.
+static constexpr uint64_t ShadowGranule = 8;
+/// The redzone before the first buffer (ASan's frame header is as big).
+static constexpr uint64_t LeadingRedzone = 32;
+
+/// The redzone after a buffer of \p Size bytes: ASan's own stack-frame rule
+/// (ComputeASanStackFrameLayout), wider for bigger buffers.
+static uint64_t redzoneAfter(uint64_t Size) {
+  if (Size <= 4)
+    return 16 - Size;
+  if (Size <= 16)
+    return 32 - Size;
+  if (Size <= 128)
+    return 32;
+  if (Size <= 512)
+    return 64;
+  if (Size <= 4096)
+    return 128;
+  return 256;
+}
+
+FrameLayout withRedzones(const Function &F, const FrameLayout &L,
+                         uint64_t CanarySize) {
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  FrameLayout R;
+  R.Alignment = std::max(L.Alignment, Align(ShadowGranule));
+  uint64_t Offset = LeadingRedzone;
+  for (AllocaInst *AI : L.Allocas) {
+    uint64_t Size = getAllocationSize(*AI, DL)->getFixedValue();
+    Offset = alignTo(Offset, std::max(AI->getAlign(), Align(ShadowGranule)));
+    R.Allocas.push_back(AI);
+    R.Offsets.push_back(Offset);
+    uint64_t End = Offset + Size;
+    if (CanarySize) {
+      R.CanaryOffsets.push_back(End);
+      End += CanarySize;
+    }
+    Offset = alignTo(End + redzoneAfter(Size), ShadowGranule);
+  }
+  R.Size = Offset;
+  return R;
+}
+
+void poisonRedzones(IRBuilder<> &B, Value *Frame, const FrameLayout &L,
+                    uint64_t CanarySize) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  const DataLayout &DL = M.getDataLayout();
+  Type *IntPtr = DL.getIntPtrType(M.getContext());
+  // <sanitizer/asan_interface.h>
+  FunctionCallee Poison = M.getOrInsertFunction(
+      "__asan_poison_memory_region", B.getVoidTy(), B.getPtrTy(), IntPtr);
+  if (auto *Decl = dyn_cast<Function>(Poison.getCallee()))
+    Decl->setDoesNotThrow();
+  uint64_t From = 0; // the end of the last buffer (and canary) so far
+  auto PoisonUpTo = [&](uint64_t To) {
+    if (To <= From)
+      return;
+    Value *Begin = From ? B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Frame,
+                                                       From, "scopealloc.redzone")
+                        : Frame;
+    B.CreateCall(Poison, {Begin, ConstantInt::get(IntPtr, To - From)});
+  };
+  for (auto [AI, Offset] : zip(L.Allocas, L.Offsets)) {
+    PoisonUpTo(Offset);
+    From = Offset + getAllocationSize(*AI, DL)->getFixedValue() + CanarySize;
+  }
+  PoisonUpTo(L.Size);
 }
 
 } // namespace scopealloc

@@ -93,7 +93,7 @@ static SA_COLD void sa_print(const char *addr, const sa_note *n) {
     state = __asan_address_is_poisoned(addr) ? " (released)" : " (live)";
   char line[512];
   int len = -1;
-  const scopealloc_var_desc *last = 0;
+  const scopealloc_var_desc *last = 0, *below = 0, *above = 0;
   for (size_t v = 0; v < d->nvars; ++v) {
     const scopealloc_var_desc *var = &d->vars[v];
     if (offset - var->offset < var->size) {
@@ -106,13 +106,40 @@ static SA_COLD void sa_print(const char *addr, const sa_note *n) {
     }
     if (!last || var->offset + var->size > last->offset + last->size)
       last = var;
+    /* The nearest buffer ending at or below the address: under ASan the
+     * pass puts a poisoned redzone after each one, and an overflow of it
+     * lands there. */
+    if (var->offset + var->size <= offset &&
+        (!below || var->offset + var->size > below->offset + below->size))
+      below = var;
+    if (var->offset > offset && (!above || var->offset < above->offset))
+      above = var;
   }
-  if (len < 0 && offset >= d->size && last)
+  /* A redzone is poisoned while its frame is live: whether the buffer
+   * next to it is tells. */
+  const scopealloc_var_desc *next_to = below ? below : above;
+  if (len < 0 && next_to && __asan_address_is_poisoned)
+    state = __asan_address_is_poisoned(n->frame + next_to->offset)
+                ? " (released)"
+                : " (live)";
+  if (len < 0 && below && below == last)
     len = snprintf(line, sizeof line,
                    "scopealloc: %p is %zu bytes after '%s' (%zu bytes), the "
                    "end of the demoted frame of '%s'%s\n",
                    (const void *)addr, offset - (last->offset + last->size),
                    last->name, last->size, d->function, state);
+  else if (len < 0 && below)
+    len = snprintf(line, sizeof line,
+                   "scopealloc: %p is %zu bytes after '%s' (%zu bytes) of "
+                   "the demoted frame of '%s'%s\n",
+                   (const void *)addr, offset - (below->offset + below->size),
+                   below->name, below->size, d->function, state);
+  else if (len < 0 && above)
+    len = snprintf(line, sizeof line,
+                   "scopealloc: %p is %zu bytes before '%s' (%zu bytes) of "
+                   "the demoted frame of '%s'%s\n",
+                   (const void *)addr, above->offset - offset, above->name,
+                   above->size, d->function, state);
   if (len < 0)
     len = snprintf(line, sizeof line,
                    "scopealloc: %p is %zu bytes into the demoted frame of "
@@ -143,8 +170,10 @@ static SA_COLD void sa_name_report(const char *report) {
       size_t offset = (size_t)(addr - n->frame);
       if (offset >= n->desc->size + SA_NEAR_END)
         continue;
+      /* Its first buffer, not its first byte: that may be a redzone. */
+      size_t first = n->desc->nvars ? n->desc->vars[0].offset : 0;
       int live = n->desc->size && __asan_address_is_poisoned &&
-                 !__asan_address_is_poisoned(n->frame);
+                 !__asan_address_is_poisoned(n->frame + first);
       if (offset >= n->desc->size && pass == 0 && !live)
         continue;
       sa_print(addr, n);

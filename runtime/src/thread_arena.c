@@ -711,23 +711,71 @@ __scopealloc_frame_slow(size_t size, size_t align) {
 #endif
 
 /* -scope-alloc-slow-path=frameless on x86-64 (ELF): the inline fast path's
- * slow branch is an inline asm sequence, so that the function needs no
- * stack frame of its own for it (a call in LLVM IR makes the whole function
- * set one up, 8% of a 2 KiB frame's call):
- *     lea -128(%rsp), %rsp       (past the red zone)
- *     push $align
- *     push $size
- *     call *__scopealloc_frame_thunk@GOTPCREL(%rip)
- *     lea 144(%rsp), %rsp
- * The thunk keeps every register but rax and rdx (the mark and the frame)
- * and r11, aligns the stack itself and calls sa_frame_slow_at with the
- * standard convention, so any compiler can build it. Its CFI puts the
- * caller's stack pointer 152 bytes above its entry's, so debuggers and
- * unwinders step through it to the caller and beyond, whatever the
- * caller's own CFI rule is. Vector registers are the caller's: its asm
- * lists them as clobbered, as preserve_most leaves them too. */
+ * slow branch is an inline asm call, so that the function needs no stack
+ * frame of its own for it (a call in LLVM IR makes the whole function set
+ * one up, 8% of a 2 KiB frame's call):
+ *     mov -8(%rsp), %r11          (the red zone's word the call overwrites)
+ *     call *__scopealloc_frame_thunk_regs@GOTPCREL(%rip)
+ *     mov %r11, -8(%rsp)
+ * with the size in rax and the alignment in rdx (a direct call under
+ * retpoline). The caller's stack pointer never moves, so its own CFI holds
+ * at each of its instructions, where an asynchronous cancel may unwind
+ * from. The thunk steps over the rest of the red zone, keeps every register
+ * but rax and rdx (the mark and the frame), aligns the stack itself and
+ * calls sa_frame_slow_at with the standard convention, so any compiler can
+ * build it. It starts with endbr64, the target of an indirect call under
+ * CET's indirect branch tracking (a no-op elsewhere). Vector registers are
+ * the caller's: its asm lists them as clobbered, as preserve_most leaves
+ * them too.
+ *
+ * __scopealloc_frame_thunk is the same for objects built before: their
+ * asm moved the stack pointer (lea -128(%rsp),%rsp; push $align; push
+ * $size; call; lea 144(%rsp),%rsp), and its CFI puts the caller's stack
+ * pointer 152 bytes above its entry's. */
 #if defined(__x86_64__) && defined(__ELF__)
 __asm__(".text\n"
+        ".globl __scopealloc_frame_thunk_regs\n"
+        ".type __scopealloc_frame_thunk_regs, @function\n"
+        ".p2align 4\n"
+        "__scopealloc_frame_thunk_regs:\n"
+        ".cfi_startproc\n"
+        "endbr64\n"
+        "lea -120(%rsp), %rsp\n" /* with the return address: the red zone */
+        ".cfi_adjust_cfa_offset 120\n"
+        "push %rbp\n"
+        ".cfi_adjust_cfa_offset 8\n"
+        ".cfi_offset %rbp, -136\n"
+        "mov %rsp, %rbp\n"
+        ".cfi_def_cfa_register %rbp\n"
+        "push %rcx\n"
+        "push %rsi\n"
+        "push %rdi\n"
+        "push %r8\n"
+        "push %r9\n"
+        "push %r10\n"
+        "push %r11\n"
+        "and $-16, %rsp\n"
+        "mov %rax, %rdi\n"     /* size */
+        "mov %rdx, %rsi\n"     /* align */
+        "mov 128(%rbp), %rdx\n" /* the caller: inside its asm */
+        "call sa_frame_slow_at\n"
+        "lea -56(%rbp), %rsp\n"
+        "pop %r11\n"
+        "pop %r10\n"
+        "pop %r9\n"
+        "pop %r8\n"
+        "pop %rdi\n"
+        "pop %rsi\n"
+        "pop %rcx\n"
+        "pop %rbp\n"
+        ".cfi_def_cfa %rsp, 128\n"
+        ".cfi_restore %rbp\n"
+        "lea 120(%rsp), %rsp\n"
+        ".cfi_def_cfa_offset 8\n"
+        "ret\n"
+        ".cfi_endproc\n"
+        ".size __scopealloc_frame_thunk_regs, . - __scopealloc_frame_thunk_regs\n"
+        "\n"
         ".globl __scopealloc_frame_thunk\n"
         ".type __scopealloc_frame_thunk, @function\n"
         ".p2align 4\n"
@@ -735,6 +783,7 @@ __asm__(".text\n"
         ".cfi_startproc\n"
         ".cfi_def_cfa_offset 152\n" /* ret, size, align, 128 of red zone */
         ".cfi_offset %rip, -152\n"
+        "endbr64\n"
         "push %rbp\n"
         ".cfi_adjust_cfa_offset 8\n"
         ".cfi_offset %rbp, -160\n"

@@ -235,10 +235,13 @@ __scopealloc_frame_slow(size_t size, size_t align) SCOPEALLOC_NOTHROW;
 #if defined(__x86_64__) && defined(__ELF__)
 /* The frameless slow path (-scope-alloc-slow-path=frameless, the default on
  * x86-64): not callable from C. The inline fast path's slow branch, an asm
- * sequence, steps 128 bytes below the stack pointer, pushes the alignment
- * and then the size, calls this through its GOT slot and gets the mark in
- * rax and the frame in rdx; every other register but r11 is kept, vector
- * registers are not (thread_arena.c). */
+ * call, passes the size in rax and the alignment in rdx and gets the mark
+ * in rax and the frame in rdx; every other register is kept, vector
+ * registers are not. The stack pointer does not move in the caller: the
+ * thunk steps over the caller's red zone (thread_arena.c). */
+void __scopealloc_frame_thunk_regs(void) SCOPEALLOC_NOTHROW;
+/* The same for objects built before it: the caller stepped 128 bytes below
+ * the stack pointer and pushed the alignment and the size. */
 void __scopealloc_frame_thunk(void) SCOPEALLOC_NOTHROW;
 #endif
 

@@ -55,6 +55,7 @@
 #define SCOPEALLOC_SYM_RELEASE "__scopealloc_release"
 #define SCOPEALLOC_SYM_FRAME_SLOW "__scopealloc_frame_slow"
 #define SCOPEALLOC_SYM_FRAME_THUNK "__scopealloc_frame_thunk"
+#define SCOPEALLOC_SYM_FRAME_THUNK_REGS "__scopealloc_frame_thunk_regs"
 #define SCOPEALLOC_SYM_POOL_MARK "__scopealloc_pool_mark"
 #define SCOPEALLOC_SYM_POOL_ALLOC "__scopealloc_pool_alloc"
 #define SCOPEALLOC_SYM_POOL_RELEASE "__scopealloc_pool_release"

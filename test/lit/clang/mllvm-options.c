@@ -15,7 +15,7 @@ void f(void) {
 }
 
 // ZERO-NOT: alloca
-// ZERO: push $$65540\0A\09call *__scopealloc_frame_thunk@GOTPCREL(%rip)
+// ZERO: call *__scopealloc_frame_thunk_regs@GOTPCREL(%rip){{.*}}(i64 65540, i64
 // HUGE: alloca i32
 // HUGE: alloca [65536 x i8]
 // HUGE-NOT: __scopealloc_{{alloc|frame_slow|frame_thunk}}

@@ -6,7 +6,10 @@
 ;  - AddressSanitizer: every new frame is noted with a constant descriptor
 ;    {function, size, count, vars} of {name, offset, size}, so that the
 ;    runtime can name the variable in a report on its memory. Bare-metal
-;    triples get no notes (their runtime has no report hook).
+;    triples get no notes (their runtime has no report hook). The buffers
+;    have redzones before, between and after them (32 bytes first, then as
+;    ASan sizes them: 256 after 16 KiB, 64 after 256 bytes), poisoned once
+;    the frame is allocated.
 ; RUN: %opt %loadplugin -scope-alloc-max-stack-alloca=0 -passes='scope-alloc,verify' -S %s | FileCheck %s
 ; RUN: sed 's/x86_64-unknown-linux-gnu/thumbv7em-unknown-none-eabi/' %s | %opt %loadplugin -scope-alloc-max-stack-alloca=0 -passes='scope-alloc,verify' -S | FileCheck %s --check-prefix=BARE
 
@@ -15,9 +18,9 @@ target triple = "x86_64-unknown-linux-gnu"
 
 ; CHECK: @[[IMAGE:scopealloc.name[.0-9]*]] = private unnamed_addr constant [6 x i8] c"image\00"
 ; CHECK: @[[TMP:scopealloc.name[.0-9]*]] = private unnamed_addr constant [4 x i8] c"tmp\00"
-; CHECK: @[[VARS:scopealloc.vars[.0-9]*]] = private constant [2 x { ptr, i64, i64 }] [{ ptr, i64, i64 } { ptr @[[IMAGE]], i64 0, i64 16384 }, { ptr, i64, i64 } { ptr @[[TMP]], i64 16384, i64 256 }], no_sanitize_address
+; CHECK: @[[VARS:scopealloc.vars[.0-9]*]] = private constant [2 x { ptr, i64, i64 }] [{ ptr, i64, i64 } { ptr @[[IMAGE]], i64 32, i64 16384 }, { ptr, i64, i64 } { ptr @[[TMP]], i64 16672, i64 256 }], no_sanitize_address
 ; CHECK: @[[FN:scopealloc.name[.0-9]*]] = private unnamed_addr constant [5 x i8] c"blur\00"
-; CHECK: @[[DESC:scopealloc.frame.desc[.0-9]*]] = private constant { ptr, i64, i64, ptr } { ptr @[[FN]], i64 16640, i64 2, ptr @[[VARS]] }, no_sanitize_address
+; CHECK: @[[DESC:scopealloc.frame.desc[.0-9]*]] = private constant { ptr, i64, i64, ptr } { ptr @[[FN]], i64 16992, i64 2, ptr @[[VARS]] }, no_sanitize_address
 ; BARE-NOT: scopealloc.frame.desc
 ; BARE-NOT: __scopealloc_note_frame
 
@@ -60,11 +63,18 @@ exit:
 }
 
 ; CHECK-LABEL: define void @blur(
-; CHECK:         %scopealloc.frame = call nonnull align 16 ptr @__scopealloc_alloc(i64 16640, i64 16)
+; CHECK:         %scopealloc.frame = call nonnull align 16 ptr @__scopealloc_alloc(i64 16992, i64 16)
 ; CHECK-NEXT:    call void @__scopealloc_note_frame(ptr %scopealloc.frame, ptr @[[DESC]])
+; CHECK-NEXT:    call void @__asan_poison_memory_region(ptr %scopealloc.frame, i64 32)
+; CHECK-NEXT:    %[[RZ1:.*]] = getelementptr inbounds i8, ptr %scopealloc.frame, i64 16416
+; CHECK-NEXT:    call void @__asan_poison_memory_region(ptr %[[RZ1]], i64 256)
+; CHECK-NEXT:    %[[RZ2:.*]] = getelementptr inbounds i8, ptr %scopealloc.frame, i64 16928
+; CHECK-NEXT:    call void @__asan_poison_memory_region(ptr %[[RZ2]], i64 64)
+; CHECK-NEXT:    %image = getelementptr inbounds i8, ptr %scopealloc.frame, i64 32
+; CHECK-NEXT:    %tmp = getelementptr inbounds i8, ptr %scopealloc.frame, i64 16672
 ; BARE-LABEL: define void @blur(
-; BARE:         call nonnull align 16 ptr @__scopealloc_alloc(i64 16640, i64 16)
-; BARE-NEXT:    %image = getelementptr
+; BARE:         call nonnull align 16 ptr @__scopealloc_alloc(i64 16992, i64 16)
+; BARE-NEXT:    call void @__asan_poison_memory_region(
 define void @blur() sanitize_address {
   %tmp = alloca [64 x float], align 4
   %image = alloca [4096 x float], align 16

@@ -25,4 +25,4 @@ entry:
 ; A64: @__scopealloc_mark()
 ; A64: @__scopealloc_alloc(i64 4096
 ; A64-NOT: __scopealloc_frame_slow
-; X64: call *__scopealloc_frame_thunk@GOTPCREL(%rip)
+; X64: call *__scopealloc_frame_thunk_regs@GOTPCREL(%rip)

@@ -51,7 +51,7 @@ declare i32 @__gxx_personality_v0(...)
 ; granule; the slow path gets the frame as it is.
 ; INLINE-LABEL: define i32 @two(
 ; INLINE:         %scopealloc.end = getelementptr i8, ptr %{{.*}}, i64 384
-; INLINE:         call { ptr, ptr } asm sideeffect "lea -128(%rsp), %rsp\0A\09push $$16\0A\09push $$372\0A\09call *__scopealloc_frame_thunk@GOTPCREL(%rip)
+; INLINE:         call { ptr, ptr } asm sideeffect "mov -8(%rsp), %r11\0A\09call *__scopealloc_frame_thunk_regs@GOTPCREL(%rip)\0A\09mov %r11, -8(%rsp)"{{.*}}(i64 372, i64 16)
 ; INLINE:       then.canary.ok:
 ; (LLVM 15 has no llvm.threadlocal.address: the pool global is its own address.)
 ; INLINE-NEXT:    store atomic ptr %scopealloc.mark, ptr {{%scopealloc.pool|@__scopealloc_tls_pool}} monotonic, align 8

@@ -19,9 +19,9 @@ define void @f() {
 }
 
 ; DEFAULT: %small = alloca i64
-; DEFAULT: push $$4096\0A\09call *__scopealloc_frame_thunk@GOTPCREL(%rip)
+; DEFAULT: call *__scopealloc_frame_thunk_regs@GOTPCREL(%rip){{.*}}(i64 4096, i64
 ; ZERO-NOT: alloca
-; ZERO: push $$4104\0A\09call *__scopealloc_frame_thunk@GOTPCREL(%rip)
+; ZERO: call *__scopealloc_frame_thunk_regs@GOTPCREL(%rip){{.*}}(i64 4104, i64
 ; BIG: %small = alloca i64
 ; BIG: %big = alloca [4096 x i8]
 ; BIG-NOT: __scopealloc

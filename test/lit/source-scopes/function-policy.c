@@ -32,13 +32,13 @@ __attribute__((annotate("scope-alloc-max-stack-alloca=0"))) int raw(int k) {
 }
 
 // CHECK: define {{.*}}i32 @tight({{.*}} #[[TIGHT:[0-9]+]]
-// CHECK: push $$512\0A\09call *__scopealloc_frame_thunk@GOTPCREL(%rip)
+// CHECK: call *__scopealloc_frame_thunk_regs@GOTPCREL(%rip){{.*}}(i64 512, i64
 // CHECK-LABEL: define {{.*}}i32 @roomy(
 // CHECK: alloca [512 x i8]
 // CHECK-NOT: __scopealloc_{{alloc|frame_slow|frame_thunk}}
 // CHECK: define {{.*}}i32 @settings({{.*}} #[[SETTINGS:[0-9]+]]
 // CHECK-LABEL: define {{.*}}i32 @raw(
-// CHECK: {{call .*@__scopealloc_alloc\(|__scopealloc_frame_thunk@GOTPCREL}}
+// CHECK: {{call .*@__scopealloc_alloc\(|__scopealloc_frame_thunk_regs@GOTPCREL}}
 // CHECK-DAG: attributes #[[TIGHT]] = {{{.*}}"scope-alloc-max-stack-alloca"="256"
 // CHECK-DAG: attributes #[[SETTINGS]] = {{{.*}}"scope-alloc-dynamic"="reject"{{.*}}"scope-alloc-frame-budget"="4096"{{.*}}"scope-alloc-pool"="dma"
 

@@ -10,10 +10,12 @@
 
 #include "LLVMCompat.h" // llvm/TargetParser/Triple.h
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -21,6 +23,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #define DEBUG_TYPE "scope-alloc"
@@ -98,6 +101,7 @@ public:
         Unseen.push_back(N);
         Mark(G.Entries.size() + Unseen.size() - 1, reach(N));
       }
+    findOutsideCallers();
     for (Candidate &C : Candidates) {
       if (!C.Why.empty())
         continue;
@@ -109,6 +113,10 @@ public:
                       "any time"
                     : "its address is taken: code the call graph does not "
                       "see may call it";
+        continue;
+      }
+      if (unsigned O = OutsideCaller[C.Node]; O != ~0u) {
+        C.Why = outsideText(O, C.Node);
         continue;
       }
       unsigned E = FirstEntry[C.Node];
@@ -136,11 +144,6 @@ public:
       }
       if (unsigned O = OpenEntry[C.Node]; O != ~0u) {
         C.Why = "its entry " + entryText(O) + " reaches " + Reaches[O].Open;
-        continue;
-      }
-      if (!isEntry(C.Node) && !C.F->hasLocalLinkage()) {
-        C.Why = "it is visible outside the program (not internalized): code "
-                "the call graph does not see may call it";
         continue;
       }
       C.Entry = E;
@@ -210,6 +213,79 @@ private:
   bool onlyOwnIndirectCalls(unsigned N) const {
     const Function *F = Program.functionAt(G.Nodes[N].Address);
     return F && F->hasLocalLinkage() && calledOnlyThroughOwnTables(*F);
+  }
+
+  /// Functions that code outside the program can call by name, at any
+  /// time, on any thread, while other frames are live: those not
+  /// internalized (exported, or referenced by an object outside the LTO
+  /// link: a native library whose constructor starts a thread, say) and
+  /// those kept for code the compiler does not see (llvm.used: module
+  /// asm, a linker script). Every frame they reach keeps the bump:
+  /// OutsideCaller[N] is the first of them found to reach node N (itself
+  /// first). Not counted: main, interrupt handlers (a linker script or
+  /// start-up code names them) and declared entries, which outside code
+  /// calls as their kind says; a thread start routine or a handler that
+  /// outside code may call by name is counted.
+  void findOutsideCallers() {
+    SmallPtrSet<const GlobalObject *, 8> Kept, Exported;
+    for (bool CompilerUsed : {false, true}) {
+      SmallVector<GlobalValue *, 8> Used;
+      collectUsedGlobalVariables(M, Used, CompilerUsed);
+      for (GlobalValue *GV : Used)
+        Kept.insert(GV->getAliaseeObject());
+    }
+    for (const GlobalAlias &GA : M.aliases())
+      if (!GA.hasLocalLinkage())
+        Exported.insert(GA.getAliaseeObject());
+    OutsideCaller.assign(G.Nodes.size(), ~0u);
+    std::vector<unsigned> Work;
+    for (unsigned N = 0; N < G.Nodes.size(); ++N) {
+      const Function *F = Program.functionAt(G.Nodes[N].Address);
+      if (!F || calledAsDeclared(N))
+        continue;
+      if (!F->hasLocalLinkage() || Exported.count(F))
+        OutsideVisible.insert(N);
+      else if (!Kept.count(F))
+        continue;
+      OutsideCaller[N] = N;
+      Work.push_back(N);
+    }
+    for (unsigned I = 0; I < Work.size(); ++I)
+      for (unsigned C : G.Nodes[Work[I]].Callees)
+        if (OutsideCaller[C] == ~0u) {
+          OutsideCaller[C] = OutsideCaller[Work[I]];
+          Work.push_back(C);
+        }
+  }
+
+  /// Why code outside the program may run node \p N: node \p Caller (N
+  /// itself, or a function that reaches it) is one it may call.
+  std::string outsideText(unsigned Caller, unsigned N) const {
+    bool Visible = OutsideVisible.count(Caller);
+    if (Caller == N)
+      return Visible ? "it is visible outside the program (not internalized): "
+                       "code the call graph does not see may call it"
+                     : "it is kept for code the compiler does not see "
+                       "(attribute 'used': module asm, a linker script), "
+                       "which may call it";
+    return "it is reached from '" + readableName(G.Nodes[Caller].Name) +
+           "', which is " +
+           (Visible ? "visible outside the program (not internalized)"
+                    : "kept for code the compiler does not see (attribute "
+                      "'used': module asm, a linker script)") +
+           ": code the call graph does not see may call it at any time, on "
+           "any thread, while other frames are live";
+  }
+
+  /// Whether node \p N is an entry that code outside the program calls
+  /// only as its kind says: main, an interrupt handler, a declared entry.
+  bool calledAsDeclared(unsigned N) const {
+    return any_of(G.Entries, [&](const bound::EntryPoint &E) {
+      StringRef Kind = E.Kind;
+      return E.Node == N && (Kind == "main" || Kind.starts_with("interrupt") ||
+                             Kind == "marked entry" || Kind == "policy entry" ||
+                             Kind == "option");
+    });
   }
 
   bool isEntry(unsigned N) const {
@@ -505,6 +581,10 @@ private:
   std::map<unsigned, unsigned> CandidateOf; ///< node -> candidate
   /// Address-taken functions that are no entry point: callers unseen.
   std::vector<unsigned> Unseen;
+  /// By node: the function outside code may call that reaches it, or ~0u
+  /// (findOutsideCallers); those of them not internalized.
+  std::vector<unsigned> OutsideCaller;
+  std::set<unsigned> OutsideVisible;
   bound::Components Comps;        ///< of G, callees first
   std::vector<unsigned> RegionOf; ///< by entry: the entry that names it
   unsigned ThreadsRegion = ~0u;   ///< main's and the thread starts'

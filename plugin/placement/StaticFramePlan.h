@@ -21,7 +21,11 @@
 //   - it is not in a call cycle (below one it is live once at a time
 //     still), and only the graph can call it (local linkage and address
 //     not taken, or taken only for the program's own dispatch tables), or
-//     it is an entry itself.
+//     it is an entry itself;
+//   - no function that code outside the program can call by name reaches
+//     it: one not internalized (exported, named by an object outside the
+//     LTO link) or kept by attribute 'used' (module asm, a linker script).
+//     main, interrupt handlers and declared entries do not count.
 // Offsets: in the topological order of the entry's graph, a function's
 // frame starts above what is live of its callers' planned frames at each
 // call that leads to it: at a direct call, the caller's buffers that

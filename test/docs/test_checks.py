@@ -4,7 +4,8 @@ small source tree that is right, then on copies with one mistake each
 (a broken link, a missing anchor, a long README, an undocumented variable,
 a documented one nobody reads, a man page missing a variable, a quoted
 output that drifted from what its command prints, a documented command that
-fails), and must pass the first and name each mistake."""
+fails, a rule of the pass missing from the rules table or one it lists that
+the pass does not give), and must pass the first and name each mistake."""
 import os
 import shutil
 import subprocess
@@ -69,6 +70,11 @@ GOOD = {
     'docs/man/scopealloc-bound.1': '.B \\-\\-check \\-\\-help\n',
     'docs/man/scopealloc-report.1': '.B \\-\\-top \\-h \\-\\-help\n',
     'docs/quoted.md': QUOTED,
+    'plugin/placement/Placement.cpp': 'StringRef ruleName(PlacementRule R) {\n  switch (R) {\n'
+                                      '  case PlacementRule::A:\n    return "over-limit";\n  }\n}\n',
+    'plugin/transform/Other.cpp': 'C.RuleName = "recursive";\n',
+    'docs/reports.md': '# Reports\n\n### Rules\n\n| rule | the buffer |\n|---|---|\n'
+                       '| `over-limit` | moves |\n| `recursive` | stays |\n',
 }
 
 # (description, files to change {path: content or None to delete}, checker, expected text)
@@ -100,6 +106,12 @@ MISTAKES = [
     ('a documented command that fails',
      {'docs/quoted.md': QUOTED.replace('test -f greeting.txt', 'test -f gone.txt')}, 'quotes',
      '+ test -f greeting.txt\n+ test -f gone.txt'),
+    ('a rule the pass gives missing from the rules table',
+     {'plugin/transform/Other.cpp': 'C.RuleName = "recursive";\nD.RuleName = "dynamic-keep";\n'}, 'rules',
+     "rule 'dynamic-keep' (plugin/transform/Other.cpp) is missing from docs/reports.md's table of rules"),
+    ('a rule in the table that the pass does not give',
+     {'plugin/transform/Other.cpp': ''}, 'rules',
+     "docs/reports.md lists rule 'recursive', which no plugin source gives"),
 ]
 
 
@@ -124,6 +136,7 @@ def run(checker, root, bound):
     cmd = {'links': [sys.executable, os.path.join(HERE, 'check_links.py'), root],
            'env': [sys.executable, os.path.join(HERE, 'check_env.py'), root],
            'man': [sys.executable, os.path.join(HERE, 'check_man.py'), root, '--bound', bound],
+           'rules': [sys.executable, os.path.join(HERE, 'check_rules.py'), root],
            'quotes': [sys.executable, os.path.join(HERE, 'check_quotes.py'), root,
                       '--prefix', os.path.join(root, 'prefix')]}[checker]
     r = subprocess.run(cmd, capture_output=True, text=True)
@@ -135,7 +148,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         good = os.path.join(tmp, 'good')
         bound = make_tree(good)
-        for checker in ('links', 'env', 'man', 'quotes'):
+        for checker in ('links', 'env', 'man', 'rules', 'quotes'):
             rc, out = run(checker, good, bound)
             if rc != 0:
                 print(f'FAIL: {checker} rejects a correct tree:\n{out}')

@@ -37,7 +37,18 @@ static cl::opt<std::string> ReportOutput(
              "the module's code ends up in"),
     cl::value_desc("file"));
 
+// flang names every module 'FIRModule': scopealloc-flang names its source.
+static cl::opt<std::string> ReportSource(
+    "scope-alloc-report-source", cl::cat(scopealloc::optionCategory()),
+    cl::desc("Record <file> as the report's 'source_file', for compilers "
+             "whose modules do not name their source (flang)"),
+    cl::value_desc("file"));
+
 namespace scopealloc {
+
+static std::string sourceFileName(const Module &M) {
+  return ReportSource.empty() ? M.getSourceFileName() : ReportSource;
+}
 
 bool reportRequested() { return !ReportPath.empty(); }
 StringRef reportPathOption() { return ReportPath; }
@@ -280,7 +291,7 @@ void ModuleReport::print(raw_ostream &OS) const {
     J.attribute("version", ReportSchemaVersion);
     J.attribute("producer", "ScopeAlloc (LLVM " LLVM_VERSION_STRING ")");
     J.attribute("module", M.getModuleIdentifier());
-    J.attribute("source_file", M.getSourceFileName());
+    J.attribute("source_file", sourceFileName(M));
     J.attribute("directory", Directory.str());
     J.attribute("output", ReportOutput.empty() ? json::Value(nullptr)
                                                : json::Value(ReportOutput));
@@ -320,7 +331,7 @@ static std::string reportFile(const Module &M, StringRef Path) {
     return "";
   }
   // <source file stem>-<8 random hex digits>.json: readable and unique.
-  std::string Stem = sys::path::stem(M.getSourceFileName()).str();
+  std::string Stem = sys::path::stem(sourceFileName(M)).str();
   if (Stem == "-" || Stem == "<stdin>")
     Stem = "stdin";
   for (char &C : Stem)

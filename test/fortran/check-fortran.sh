@@ -25,6 +25,33 @@ rm -rf "$work" && mkdir -p "$work" && cd "$work"
 grep -q "'a' in .* (dynamic size, align 8, scope none) moved to pool 'workspace'" scoped.remarks ||
   fail "the automatic array should move to the workspace pool: $(cat scoped.remarks)"
 
+# Reports (docs/fortran.md#reports): one per source, named by the image and
+# the source for a compile and link, by the object for -c, the source named
+# (flang's modules are all 'FIRModule').
+cat > smooth.f90 <<'EOF'
+subroutine smooth(n, x)
+  integer, intent(in) :: n
+  real(8), intent(inout) :: x(n)
+  real(8) :: tmp(n)
+  tmp = x
+  x(2:n-1) = (tmp(1:n-2) + tmp(2:n-1) + tmp(3:n)) / 3
+end subroutine
+EOF
+SCOPEALLOC_REPORT_DIR=reports "$prefix/bin/scopealloc-flang" -O2 -fopenmp "$here/automatic.f90" smooth.f90 -o reported
+"$prefix/bin/scopealloc-flang" -O2 --scopealloc-report-dir=reports-c -c smooth.f90 -o smooth.o
+for want in reports/automatic- reports/smooth- reports-c/smooth-; do
+  ls "$want"????????????????.json > /dev/null 2>&1 || fail "no report $want<hash>.json: $(ls reports reports-c)"
+done
+[ "$(ls reports | wc -l)" = 2 ] || fail "expected two reports: $(ls reports)"
+summary=$("$prefix/bin/scopealloc-report" reports)
+for want in "in _QMwork_mPwork ($here/automatic.f90)" "in smooth_ (smooth.f90)"; do
+  grep -qF "$want" <<< "$summary" || fail "scopealloc-report should place '$want': $summary"
+done
+if grep -q FIRModule <<< "$summary"; then fail "scopealloc-report names FIRModule: $summary"; fi
+[ "$(OMP_STACKSIZE=64K ./reported 100000 1)" = "$(OMP_STACKSIZE=64M ./plain 100000 1)" ] ||
+  fail "the image linked from two sources with reports should print the plain sums"
+echo "reports: one per source of a link and per object, functions placed in their sources"
+
 set +e
 OMP_STACKSIZE=64K ./plain 100000 1 > plain64k.out 2> plain64k.err
 status=$?

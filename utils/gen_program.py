@@ -62,6 +62,15 @@ tile, a helper taking scratch under the kernel's mark, the release), one
 shape or both. main prints the section's hash and whether the kernels left
 the default pool's top where they found it ("balanced 1"). Plain clang
 builds get the three ABI functions over a static LIFO arena.
+
+About 30% of the seeds (`--native-caller on|off|auto`; its own random
+stream) also get a native-caller section: a function kept by attribute
+'used' (sometimes also not static, so not internalized) that module-level
+asm, code the call graph does not see, calls from a signal handler; through
+a chain of static functions it reaches a static function with a buffer that
+a constructor also calls. The constructor's own buffer is live while its
+raise() runs that handler: a plan that gives both frames one fixed offset
+shows up as mismatches ("native ... bad N", issue 46 item 8).
 No C++ exceptions or setjmp/longjmp.
 """
 import argparse
@@ -1123,8 +1132,97 @@ class Workspace:
         return out
 
 
+# -- a function that code the call graph does not see calls (issue 46 item 8)
+NATIVE_FRACTION = 0.3   # of the seeds get a native-caller section
+
+
+class NativeCaller:
+    """The native-caller section, with its own random stream. n_ext is kept
+    by attribute 'used' (and, in some seeds, not static: not internalized
+    by the LTO link either); module-level asm (x86-64, AArch64; elsewhere a
+    C function) is a signal handler that calls it, code the call graph does
+    not see. n_ext reaches the static n_g through a chain of static
+    functions; the constructor's n_run calls n_g too (nothing of its own
+    live), then fills its buffer and raise()s the signal, so n_g runs above
+    a live buffer that, planned at the same offset, it overwrites. main
+    prints the constructor's hash and how many of its buffer's words
+    changed ("bad 0" in a correct build)."""
+
+    def __init__(self, seed):
+        self.r = random.Random("native-%d" % seed)
+
+    @staticmethod
+    def wanted(seed):
+        return random.Random("native?%d" % seed).random() < NATIVE_FRACTION
+
+    def generate(self):
+        r = self.r
+        na = r.choice([16, 64, 256, 1024])  # words of the constructor's buffer
+        ng = r.choice([16, 64, 256, 1024])  # words of n_g's buffer
+        depth = r.randrange(0, 3)           # static functions between n_ext and n_g
+        exported = r.random() < 0.5
+        ka, kg = r.getrandbits(32), r.getrandbits(32)
+        self.summary = "%s n_ext, %d between it and n_g; buffers %d and %d bytes" % (
+            "exported" if exported else "static, 'used'", depth, 4 * na, 4 * ng)
+        out = ["/* native caller: %s */" % self.summary,
+               "#include <signal.h>",
+               "static uint32_t n_res, n_bad, n_ext_res;",
+               "__attribute__((noinline)) static uint32_t n_g(uint32_t id) {",
+               "  volatile uint32_t b[%d];" % ng,
+               "  for (uint32_t i = 0; i < %du; i++) b[i] = id * 0x9e3779b1u ^ i * %du;" % (ng, kg),
+               "  uint32_t h = id;",
+               "  for (uint32_t i = 0; i < %du; i++) h = mix(h, b[i]);" % ng,
+               "  return h;",
+               "}"]
+        callee = "n_g"
+        for i in reversed(range(depth)):
+            out += ["__attribute__((noinline)) static uint32_t n_mid%d(uint32_t id) {" % i,
+                    "  return mix(%s(id + %du), id);" % (callee, i + 1),
+                    "}"]
+            callee = "n_mid%d" % i
+        out += ["__attribute__((used, noinline)) %svoid n_ext(uint32_t id) {"
+                % ("" if exported else "static "),
+                "  n_ext_res = %s(id);" % callee,
+                "}",
+                "/* code the call graph does not see: a signal handler calling n_ext */",
+                "#if defined(__x86_64__)",
+                "__asm__(\".text\\n.globl n_native_handler\\n.type n_native_handler,@function\\n\"",
+                "        \"n_native_handler:\\n  subq $8, %rsp\\n  call n_ext\\n  addq $8, %rsp\\n  ret\\n\");",
+                "void n_native_handler(int);",
+                "#elif defined(__aarch64__)",
+                "__asm__(\".text\\n.globl n_native_handler\\n.type n_native_handler,%function\\n\"",
+                "        \"n_native_handler:\\n  stp x29, x30, [sp, #-16]!\\n  bl n_ext\\n\"",
+                "        \"  ldp x29, x30, [sp], #16\\n  ret\\n\");",
+                "void n_native_handler(int);",
+                "#else",
+                "static void n_native_handler(int s) { n_ext((uint32_t)s); }",
+                "#endif",
+                "__attribute__((noinline)) static void n_run(void) {",
+                "  uint32_t h = n_g(1u);  /* nothing of n_run's is live here */",
+                "  {",
+                "    volatile uint32_t a[%d];" % na,
+                "    for (uint32_t i = 0; i < %du; i++) a[i] = i * %du + 7u;" % (na, ka),
+                "    signal(SIGTERM, n_native_handler);",
+                "    raise(SIGTERM);",
+                "    signal(SIGTERM, SIG_DFL);",
+                "    for (uint32_t i = 0; i < %du; i++) {" % na,
+                "      n_bad += a[i] != i * %du + 7u;" % ka,
+                "      h = mix(h, a[i]);",
+                "    }",
+                "  }",
+                "  n_res = mix(h, n_ext_res);",
+                "}",
+                "__attribute__((constructor)) static void n_ctor(void) { n_run(); }",
+                "static uint32_t native_run(void) {",
+                "  printf(\"native %08x bad %u\\n\", n_res, n_bad);",
+                "  return mix(n_res, n_bad);",
+                "}",
+                ""]
+        return out
+
+
 class Gen:
-    def __init__(self, seed, entries="auto", workspace="auto"):
+    def __init__(self, seed, entries="auto", workspace="auto", native="auto"):
         self.r = random.Random(seed)
         self.seed = seed
         # its own random stream: the rest of the program does not change
@@ -1132,6 +1230,8 @@ class Gen:
             entries == "auto" and Entries.wanted(seed)) else None
         self.workspace = Workspace(seed) if workspace == "on" or (
             workspace == "auto" and Workspace.wanted(seed)) else None
+        self.native = NativeCaller(seed) if native == "on" or (
+            native == "auto" and NativeCaller.wanted(seed)) else None
 
     def table_ok(self, idx):
         # table entries all have indices > idx
@@ -1143,7 +1243,7 @@ class Gen:
         self.table = sorted(r.sample(range(1, nfuncs), min(2, nfuncs - 1)))
         out = []
         out.append("/* generated by utils/gen_program.py --seed %d */" % self.seed)
-        if self.entries:
+        if self.entries or self.native:  # the native section: glibc's signal, not __sysv_signal
             out.append("#define _GNU_SOURCE")
         out.append("#include <alloca.h>")
         out.append("#include <stdarg.h>")
@@ -1239,6 +1339,8 @@ class Gen:
             out.extend(self.entries.generate())
         if self.workspace:
             out.extend(self.workspace.generate())
+        if self.native:
+            out.extend(self.native.generate())
         depth = r.randrange(3, 8)
         rounds = r.randrange(2, 5)
         fuel = r.choice([50, 300, 1000, 3000])
@@ -1260,6 +1362,8 @@ class Gen:
             out.append("  total = mix(total, entries_run());")
         if self.workspace:
             out.append("  total = mix(total, workspace_run());")
+        if self.native:
+            out.append("  total = mix(total, native_run());")
         out.append("  total = mix(total, s_sum(&s0));")
         out.append("  for (uint32_t i = 0; i < %du; i++) total = mix(total, top[i]);" % ntop)
         out.append("  printf(\"sink %08x\\n\", gsink);")
@@ -1281,15 +1385,20 @@ def main():
                     help="the workspace-calls section (halide_malloc double buffers, "
                     "marked __scopealloc_* kernels): by seed (about %d%%%% of the seeds), "
                     "always, never" % int(WORKSPACE_FRACTION * 100))
+    ap.add_argument("--native-caller", choices=["auto", "on", "off"], default="auto",
+                    help="the native-caller section (module asm calling a function "
+                    "kept by 'used' that reaches a constructor's callee): by seed "
+                    "(about %d%%%% of the seeds), always, never" % int(NATIVE_FRACTION * 100))
     ap.add_argument("--summary", action="store_true",
                     help="print what the entries (and workspace) sections hold and exit")
     args = ap.parse_args()
-    gen = Gen(args.seed, args.entries, args.workspace)
+    gen = Gen(args.seed, args.entries, args.workspace, args.native_caller)
     text = gen.generate()
     if args.summary:
         print("seed %d: %s%s" % (args.seed, gen.entries.summary if gen.entries else "no entries section",
                                  " | workspace: %s" % "; ".join(gen.workspace.summary)
-                                 if gen.workspace else ""))
+                                 if gen.workspace else "") +
+              (" | native caller: %s" % gen.native.summary if gen.native else ""))
         return
     if args.output == "-":
         sys.stdout.write(text)

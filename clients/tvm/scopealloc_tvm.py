@@ -24,6 +24,7 @@ pass (docs/code-generators.md#tvm).
 """
 
 import os
+import re
 import shlex
 import subprocess
 
@@ -68,6 +69,124 @@ def _policy_flags(policy, target_tag, max_stack_alloca, frame_budget):
     return flags
 
 
+# The pass's remarks (-Rpass=scope-alloc, -Rpass-missed=scope-alloc) on TVM's
+# code. TVM's IR has no source locations, and clang spells that three ways:
+# "remark: IRModule.CodeGenLLVM:0:0: ...", "IRModule.CodeGenLLVM:0:0: remark:
+# ..." and "<unknown>:0:0: remark: ...". All become "remark: ...".
+_NO_LOCATION = re.compile(r"^(?:remark: )?(?:[^\s:]+|<unknown>):0:0: (?:remark: )?")
+_WORKSPACE_CALL = re.compile(
+    r"^remark: workspace call '%?([^']*)' in '([^']*)' \([^)]*\) "
+    r"(promoted|moved to pool '([^']*)'|not promoted)(.*)$")
+_BUFFER = re.compile(
+    r"^remark: '([^']*)' in '([^']*)'[^(]* \((?:(\d+) bytes|dynamic size)[^)]*\) "
+    r"(moved to pool '([^']*)'|stays on the stack)")
+_POOL_SYMBOL = "__scopealloc_pool_"
+# The runtime's functions, not pools (analysis/Scope.cpp isReservedPoolName).
+_RUNTIME_POOL_FUNCTIONS = {"mark", "alloc", "release"}
+
+
+def _placements(remarks):
+    """What moved, and what stayed, from the remarks of one link: a list of
+    {"kernel", "buffer", "bytes", "from", "to"} for each buffer that moved
+    (bytes None for a run-time size), and of {"kernel", "buffer", "bytes",
+    "place"} for each that stayed where TVM put it."""
+    moved, stayed, promoted = [], [], set()
+    for line in remarks:
+        m = _WORKSPACE_CALL.match(line)
+        if m:
+            buffer, kernel, verdict, pool, rest = m.groups()
+            size = re.search(r"(\d+) bytes", rest)
+            size = int(size.group(1)) if size else None
+            if verdict == "promoted":
+                promoted.add((kernel, buffer))
+                moved.append({"kernel": kernel, "buffer": buffer, "bytes": size,
+                              "from": "TVM workspace", "to": "stack"})
+            elif pool is not None:
+                sized = re.search(r"(\d+) bytes become", rest)
+                moved.append({"kernel": kernel, "buffer": buffer,
+                              "bytes": int(sized.group(1)) if sized else size,
+                              "from": "TVM workspace", "to": f"pool {pool}"})
+            else:
+                stayed.append({"kernel": kernel, "buffer": buffer, "bytes": size,
+                               "place": "TVM workspace"})
+            continue
+        m = _BUFFER.match(line)
+        if m:
+            buffer, kernel, size, verdict, pool = m.groups()
+            size = int(size) if size else None
+            if pool is not None:
+                moved.append({"kernel": kernel, "buffer": buffer, "bytes": size,
+                              "from": "stack", "to": f"pool {pool}"})
+            elif (kernel, buffer.lstrip("%")) not in promoted:
+                # A promoted workspace call's buffer stays: said above.
+                stayed.append({"kernel": kernel, "buffer": buffer, "bytes": size,
+                               "place": "stack"})
+    return moved, stayed
+
+
+def _summary(output, moved, stayed):
+    """The summary remarks=True prints: per kernel, what moved where."""
+    def size(b):
+        return "run-time size" if b is None else f"{b} B"
+    name = os.path.basename(os.fspath(output))
+    lines = [f"scopealloc_tvm: {name}: {len(moved)} buffer"
+             f"{'' if len(moved) == 1 else 's'} moved"]
+    if moved:
+        rows = [(m["kernel"], m["buffer"], size(m["bytes"]), m["from"] + " -> " + m["to"])
+                for m in moved]
+        widths = [max(len(r[i]) for r in rows) for i in range(3)]
+        for r in rows:
+            lines.append(f"  {r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  "
+                         f"{r[2]:>{widths[2]}}  {r[3]}")
+    for place in ("TVM workspace", "stack"):
+        kept = [s for s in stayed if s["place"] == place]
+        if kept:
+            total = sum(s["bytes"] or 0 for s in kept)
+            where = "with TVM's workspace allocator" if place == "TVM workspace" \
+                else "on the stack"
+            lines.append(f"  stay {where}: {len(kept)} buffer"
+                         f"{'' if len(kept) == 1 else 's'}, {total} B")
+    return "\n".join(lines) + "\n"
+
+
+def _undefined_pools(output):
+    """The pools the library uses and nothing in it defines."""
+    nm = os.path.join(prefix(), "bin", "scopealloc-llvm-nm")
+    proc = subprocess.run(
+        [nm, "-D", "--undefined-only", "--format=just-symbols", os.fspath(output)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"scopealloc_tvm: cannot read the symbols of {output}: "
+                           f"{proc.stderr.strip()}")
+    pools = []
+    for sym in proc.stdout.split():
+        if sym.startswith(_POOL_SYMBOL):
+            pool = sym[len(_POOL_SYMBOL):]
+            if pool not in _RUNTIME_POOL_FUNCTIONS:
+                pools.append(pool)
+    return pools
+
+
+def _missing_pools_message(output, pools):
+    name = os.path.basename(os.fspath(output))
+    first = pools[0]
+    listed = ", ".join(f"'{p}'" for p in pools)
+    defines = "\n".join(
+        f"      SCOPEALLOC_DEFINE_POOL_SHARED({p}, 8 * 4096, 4096);"
+        "   /* 8 threads, 4096 B each */" for p in pools)
+    return (
+        f"scopealloc_tvm: {name} uses pool{'s' if len(pools) > 1 else ''} {listed}, "
+        "which nothing in the export defines: loading it would fail with "
+        f"\"undefined symbol: {_POOL_SYMBOL}{first}\". Define "
+        f"{'them' if len(pools) > 1 else 'it'} in a C file and give that file "
+        "to export_library:\n"
+        f"  export_library(\"{name}\", fcompile=..., addons=[\"pools.c\"])\n"
+        "  pools.c:\n"
+        "      #include <scopealloc/scopealloc.h>\n"
+        f"{defines}"
+    )
+
+
 def fcompile(
     policy=None,
     target_tag=None,
@@ -84,15 +203,29 @@ def fcompile(
     policy: a policy file; target_tag: a target tag of it (or a built-in
     one); max_stack_alloca, frame_budget: the command-line overrides in
     bytes; options: more arguments for scopealloc-clang (e.g. a --target
-    and -mcpu when TVM's target is not the host); remarks: print
-    ScopeAlloc's remarks (what moved and why); quiet: keep what the link
-    prints in the returned function's `log` (a list, one text per link)
-    instead of printing it.
+    and -mcpu when TVM's target is not the host).
+
+    remarks: False prints nothing about placement; True prints, after each
+    link, a summary: per kernel, each buffer that moved, from where to where,
+    and its bytes, then how many stay where TVM put them; "all" prints every
+    remark of the pass first (one per buffer, also those that stay).
+
+    quiet: print nothing (not even the compiler's warnings). Whatever
+    remarks and quiet say, the returned function keeps, per link, in `log`
+    (a list, one text per link) the compiler's warnings, every remark and
+    the summary; and in `placements` (a list of dicts with "kernel",
+    "buffer", "bytes", "from", "to") every buffer that moved.
+
+    A library that uses a pool the export does not define (a policy's
+    named pool without the addons= file that defines it) fails the export,
+    with the lines to add, instead of failing when TVM loads it.
     """
+    if remarks not in (False, True, "all"):
+        raise ValueError(f"scopealloc_tvm: remarks={remarks!r}: expected False, True or \"all\"")
     flags = _policy_flags(policy, target_tag, max_stack_alloca, frame_budget)
     flags += list(options)
-    if remarks:
-        flags += ["-Rpass=scope-alloc", "-Rpass-missed=scope-alloc"]
+    # Always: the summary and `placements` come from the remarks.
+    flags += ["-Rpass=scope-alloc", "-Rpass-missed=scope-alloc"]
 
     def _compile(output, objects, options=None, cc=None, **_):
         # export_library adds TVM's include directories for C modules.
@@ -107,16 +240,35 @@ def fcompile(
         proc = subprocess.run(
             cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
-        _compile.log.append(proc.stdout)
-        if proc.stdout and not quiet:
-            print(proc.stdout, end="", flush=True)
+        lines = [_NO_LOCATION.sub("remark: ", l) for l in proc.stdout.splitlines()]
+        said = [l for l in lines if l.startswith("remark: ")]
+        other = [l for l in lines if not l.startswith("remark: ")]
+        moved, stayed = _placements(said)
+        summary = _summary(output, moved, stayed)
+        other_text = "".join(l + "\n" for l in other)
+        remark_text = "".join(l + "\n" for l in said)
+        _compile.log.append(other_text + remark_text + summary)
+        _compile.placements.extend(moved)
+        if not quiet:
+            shown = other_text
+            if remarks == "all":
+                shown += remark_text
+            if remarks:
+                shown += summary
+            print(shown, end="", flush=True)
         if proc.returncode != 0:
             raise RuntimeError(
                 "scopealloc_tvm: the link failed:\n  " + shlex.join(cmd)
             )
+        pools = _undefined_pools(output)
+        if pools:
+            os.remove(output)
+            raise RuntimeError(_missing_pools_message(output, pools))
 
-    # What each link printed (the remarks), for a caller that counts them.
+    # Per link: the compiler's warnings, the remarks and the summary.
     _compile.log = []
+    # Every buffer that moved, over all links.
+    _compile.placements = []
     # export_library writes LLVM modules in this format (C modules as C).
     _compile.object_format = "bc"
     _compile.output_format = "so"

@@ -230,9 +230,11 @@ static void explain(const Settings &S, ArrayRef<std::string> Policies,
   }
   // Every runtime defines its ABI symbol: missing with the rest, there is
   // no runtime; missing alone, the runtime is another version's (one that
-  // may predate the frameless slow path's thunk, too). The slow path
+  // may predate the frameless slow path's thunks, too). The slow path
   // missing alone: a runtime whose compiler could not define it.
-  if (OurABI && Runtime.size() == 1 && Runtime[0] == SCOPEALLOC_SYM_FRAME_THUNK)
+  if (OurABI && Runtime.size() == 1 &&
+      (Runtime[0] == SCOPEALLOC_SYM_FRAME_THUNK ||
+       Runtime[0] == SCOPEALLOC_SYM_FRAME_THUNK_REGS))
     Runtime.clear();
   if (Runtime.size() == 1 && Runtime[0] == SCOPEALLOC_SYM_FRAME_SLOW && !OurABI)
     WithColor::note(errs(), "scopealloc-clang")

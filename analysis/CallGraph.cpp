@@ -1,12 +1,12 @@
 //===- CallGraph.cpp - Functions, calls and entry points of an image ------===//
 #include "CallGraph.h"
 #include "FactsFormat.h"
+#include "SymbolNames.h"
 #include "TargetStack.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -66,8 +66,8 @@ std::string Node::where() const {
   return Facts->File + ":" + std::to_string(Facts->Line);
 }
 
-/// A function as people read it: C++ names demangled.
-static std::string readable(const std::string &Name) { return demangle(Name); }
+/// A function as people read it: C++ and Rust names demangled.
+static std::string readable(const std::string &Name) { return readableSymbol(Name); }
 
 std::string causeText(const CallGraph &G, const Cause &C) {
   auto Name = [&](unsigned N) { return readable(G.Nodes[N].Name); };
@@ -451,6 +451,31 @@ private:
     for (unsigned I = 0; I < G.Nodes.size(); ++I)
       if (G.Nodes[I].Address && G.Nodes[I].Name == Name)
         return I;
+    return functionNamedReadably(Name);
+  }
+
+  /// The function \p Name names as this tool prints it (demangled, a Rust
+  /// name with or without its hash, a C++ one without its parameters),
+  /// when it names one (SymbolNames.h); a warning lists them when several.
+  std::optional<unsigned> functionNamedReadably(const std::string &Name) {
+    std::vector<std::string> Symbols;
+    std::vector<unsigned> Nodes;
+    for (unsigned I = 0; I < G.Nodes.size(); ++I)
+      if (G.Nodes[I].Address) {
+        Symbols.push_back(G.Nodes[I].Name);
+        Nodes.push_back(I);
+      }
+    std::vector<std::string> Found = symbolsNamed(Name, Symbols);
+    if (Found.size() == 1)
+      return Nodes[find(Symbols, Found[0]) - Symbols.begin()];
+    if (Found.size() > 1) {
+      std::string Names;
+      for (const std::string &F : Found)
+        Names += (Names.empty() ? "" : ", ") + F;
+      G.Warnings.push_back("'" + Name + "' names " +
+                           std::to_string(Found.size()) +
+                           " functions: " + Names + "; give one of them");
+    }
     return std::nullopt;
   }
 

@@ -88,6 +88,10 @@ struct SettingInfo {
 /// (lld, with the plugin loaded) the link line's -scope-alloc-* options, as
 /// pass parameters ("limit=0;policy=/abs/p.yaml"); LTODeferral.h.
 inline constexpr const char *LinkOptionsVariable = "SCOPEALLOC_LINK_OPTIONS";
+/// ... and, with SCOPEALLOC_REPORT_DIR, the directory where the plugin in
+/// lld writes the reports of that bitcode (rustc's), which no compile step
+/// recorded one for ("/abs/reports/").
+inline constexpr const char *LinkReportVariable = "SCOPEALLOC_LINK_REPORT";
 
 /// The function attribute in which a -flto compile step records its
 /// policy options for the link ("limit=0;policy=/abs/p.yaml");

@@ -28,6 +28,8 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
+#include <mutex>
+
 using namespace llvm;
 
 namespace scopealloc {
@@ -221,8 +223,16 @@ bool adoptForeignBitcode(Module &M) {
         F.hasFnAttribute(DecidedAttr))
       continue;
     F.addFnAttr(CompileOptionsAttr, *Options);
+    F.addFnAttr(LinkOptionsAdoptedAttr);
     F.addFnAttr(FactsRequestedAttr);
     Changed = true;
+  }
+  // No compile step recorded a report path for this code: the link's.
+  if (auto Report = sys::Process::GetEnv(LinkReportVariable);
+      Changed && Report && !Report->empty()) {
+    LLVMContext &C = M.getContext();
+    M.getOrInsertNamedMetadata(ReportPathsMetadata)
+        ->addOperand(MDNode::get(C, MDString::get(C, *Report)));
   }
   return Changed;
 }
@@ -270,6 +280,16 @@ std::vector<std::string> recordedReportPaths(const Module &M) {
   return Paths;
 }
 
+/// Whether this process has not yet reported the link line's options
+/// \p Text: ThinLTO backends place each module apart, and one error
+/// says it for all.
+static bool firstReportOf(StringRef Text) {
+  static std::mutex Lock;
+  static StringSet<> Reported;
+  std::lock_guard<std::mutex> Guard(Lock);
+  return Reported.insert(Text).second;
+}
+
 const ModulePolicy *CompileStepPolicies::forFunction(const Function &F) {
   Attribute A = F.getFnAttribute(CompileOptionsAttr);
   if (!A.isStringAttribute())
@@ -291,11 +311,18 @@ const ModulePolicy *CompileStepPolicies::forFunction(const Function &F) {
     // them so.
     Options->Origin = PolicyOptions::CommandLine;
     ModulePolicy MP = computeModulePolicy(M, *Options, Parameters);
-    if (!MP.Error.empty())
-      reportModuleError(M, "the policy recorded by the compile step of '" +
-                               F.getName() + "' (" + Text + "): " + MP.Error);
-    else
+    if (MP.Error.empty())
       It->second = std::move(MP);
+    else if (!F.hasFnAttribute(LinkOptionsAdoptedAttr))
+      reportModuleError(M, "the policy recorded by the compile step of '" +
+                               readableName(F.getName()) + "' (" + Text +
+                               "): " + MP.Error);
+    else if (firstReportOf(Text))
+      reportModuleError(
+          M, "the -scope-alloc-* options of the link line (" + Text +
+                 "), which place the bitcode no ScopeAlloc compile step "
+                 "prepared (rustc's -Clinker-plugin-lto objects): " +
+                 MP.Error);
   }
   return It->second ? &*It->second : nullptr;
 }

@@ -65,6 +65,9 @@ namespace scopealloc {
 
 inline constexpr const char *CompileOptionsAttr = CompileOptionsAttribute;
 inline constexpr const char *DecidedAttr = "scope-alloc-decided";
+/// On the functions adoptForeignBitcode gave the link line's options: an
+/// error in them is the link line's, not a compile step's.
+inline constexpr const char *LinkOptionsAdoptedAttr = "scope-alloc-link-options";
 inline constexpr const char *ReportPathsMetadata = "scope-alloc.report";
 inline constexpr const char *BufferPolicyMetadata = "scope-alloc.buffer-policy";
 inline constexpr const char *LinkMarkerSymbol = SCOPEALLOC_SYM_LTO_LINK_MARKER;
@@ -96,8 +99,10 @@ std::optional<StackPolicy> recordedBufferPolicy(const llvm::AllocaInst &AI,
 /// At an LTO link run by scopealloc-clang (LinkOptionsVariable set), the
 /// functions of bitcode that no ScopeAlloc compile step prepared (rustc's
 /// -Clinker-plugin-lto objects, plain `clang -flto`) get the link's options
-/// as their compile options, and facts, so that the link decides them too;
-/// at other links they stay as they are. True when any function changed.
+/// as their compile options, and facts, so that the link decides them too,
+/// and the link's report directory (LinkReportVariable, from
+/// SCOPEALLOC_REPORT_DIR) as their recorded report path; at other links
+/// they stay as they are. True when any function changed.
 bool adoptForeignBitcode(llvm::Module &M);
 
 /// Marks \p M's defined functions as decided (see above).

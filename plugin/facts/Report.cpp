@@ -1,6 +1,7 @@
 //===- Report.cpp - The per-module JSON report of placement decisions -----===//
 #include "facts/Report.h"
 #include "OptionCategory.h"
+#include "SymbolNames.h"
 #include "facts/LTODeferral.h"
 #include "policy/StackPolicy.h"
 #include "support/Diagnostics.h"
@@ -10,7 +11,6 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
@@ -135,7 +135,7 @@ void ModuleReport::addFunction(const Function &F, const StackPolicy &Policy,
   }
   FunctionRecord FR;
   FR.Name = F.getName().str();
-  FR.Demangled = demangle(FR.Name);
+  FR.Demangled = readableSymbol(FR.Name);
   if (const DISubprogram *SP = F.getSubprogram()) {
     FR.File = SP->getFilename().str();
     if (SP->getLine())

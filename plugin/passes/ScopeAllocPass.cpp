@@ -13,6 +13,7 @@
 #include "policy/BufferHome.h"
 #include "policy/StackPolicy.h"
 #include "support/Diagnostics.h"
+#include "support/LinkerRemarks.h"
 #include "support/ValueNames.h"
 #include "transform/AllocaDemotion.h"
 #include "transform/ResumePoints.h"
@@ -252,6 +253,8 @@ static bool applyPlan(FunctionPlan &Plan, FunctionAnalysisManager &FAM,
 }
 
 PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  // In lld, remarks print as clang prints them (LinkerRemarks.h).
+  LinkerRemarkPrefix RemarkPrefix(M.getContext());
   if (onlyStackFactsRequested())
     return emitStackFactsOnly(M); // places nothing
   // The options, module flags and policy file, once for all functions.
@@ -275,12 +278,13 @@ PreservedAnalyses ScopeAllocPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (!RuntimeABI(M).checkModule())
     return PreservedAnalyses::all();
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  // First: foreign bitcode records the link's report directory.
+  if (Stage == LinkStep)
+    Changed |= adoptForeignBitcode(M);
   std::vector<std::string> LinkReports = recordedReportPaths(M);
   std::optional<ModuleReport> Report;
   if (reportRequested() || !LinkReports.empty())
     Report.emplace(M);
-  if (Stage == LinkStep)
-    Changed |= adoptForeignBitcode(M);
   CompileStepPolicies Policies(M, Policy, Params);
   PoolUsage Usage(M);
   StackFacts Facts(M, Stage == LinkStep);

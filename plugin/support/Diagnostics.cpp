@@ -144,8 +144,10 @@ static std::optional<unsigned> localSlot(const Value &V) {
 }
 
 std::string describeValue(const Value &V) {
+  // (rustc's debug info has variables without names: its temporaries.)
   if (auto *AI = dyn_cast<AllocaInst>(&V))
-    if (SourceVariable SV = findSourceVariable(*AI); SV.Var)
+    if (SourceVariable SV = findSourceVariable(*AI);
+        SV.Var && !SV.Var->getName().empty())
       return SV.Var->getName().str();
   if (StringRef Name = irName(V); !Name.empty()) // also under LTO
     return ("%" + Name).str();

@@ -1,7 +1,7 @@
 //===- ValueNames.cpp - What messages call a value ------------------------===//
 #include "support/ValueNames.h"
+#include "SymbolNames.h"
 
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/Metadata.h"
 
@@ -20,7 +20,6 @@ StringRef irName(const Value &V) {
   return "";
 }
 
-// (LLVM 16 and older take a std::string.)
-std::string readableName(StringRef Symbol) { return demangle(Symbol.str()); }
+std::string readableName(StringRef Symbol) { return readableSymbol(Symbol); }
 
 } // namespace scopealloc

@@ -28,7 +28,7 @@ inline constexpr const char *NameMetadata = "scope-alloc.name";
 llvm::StringRef irName(const llvm::Value &V);
 
 /// A function's name as people read it (and scopealloc-bound prints it):
-/// C++ names demangled.
+/// C++ and Rust names demangled (SymbolNames.h).
 std::string readableName(llvm::StringRef Symbol);
 
 } // namespace scopealloc

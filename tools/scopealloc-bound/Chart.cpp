@@ -1,8 +1,8 @@
 //===- Chart.cpp - The critical stack chains as an SVG flame chart --------===//
 #include "Output.h"
+#include "SymbolNames.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -65,7 +65,7 @@ void printSVG(raw_ostream &OS, const Image &Img, const CallGraph &G,
   int Y = Margin;
   for (const EntryBound &E : B.Entries) {
     const ResourceBound &R = E.Stack;
-    std::string Name = demangle(G.Nodes[E.Entry.Node].Name);
+    std::string Name = readableSymbol(G.Nodes[E.Entry.Node].Name);
     Y += TitleHeight;
     OS << "<text x=\"" << Margin << "\" y=\"" << Y - 8
        << "\" font-weight=\"bold\">" << escape(Name) << " ("
@@ -91,7 +91,7 @@ void printSVG(raw_ostream &OS, const Image &Img, const CallGraph &G,
       const ChainStep &St = R.Chain[I];
       std::string Label = St.Node == ChainStep::ExceptionFrame
                               ? "(exception frame)"
-                              : demangle(G.Nodes[St.Node].Name);
+                              : readableSymbol(G.Nodes[St.Node].Name);
       int W = std::max<int>(1, int(double(Below[I]) / Total * Span));
       int BarY = Y + int(N - 1 - I) * (BarHeight + Gap);
       std::string Text = Label + "  " + std::to_string(St.Bytes) + " B";

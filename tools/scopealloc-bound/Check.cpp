@@ -1,10 +1,10 @@
 //===- Check.cpp - Holding an image to its declared bounds ----------------===//
 #include "Check.h"
 #include "Output.h"
+#include "SymbolNames.h"
 #include "scopealloc/abi_constants.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -54,7 +54,7 @@ private:
   }
 
   std::string entryName(const EntryBound &E) const {
-    return demangle(G.Nodes[E.Entry.Node].Name) + " (" + E.Entry.Kind + ")";
+    return readableSymbol(G.Nodes[E.Entry.Node].Name) + " (" + E.Entry.Kind + ")";
   }
 
   /// ", with the interrupt handlers that may preempt it (...)", if any.
@@ -65,7 +65,7 @@ private:
                        std::to_string(R.OwnBytes) + " bytes of its own";
     for (const NestedHandler &N : R.Nested)
       Text +=
-          ", " + std::to_string(N.Bytes) + " " + demangle(G.Nodes[N.Node].Name);
+          ", " + std::to_string(N.Bytes) + " " + readableSymbol(G.Nodes[N.Node].Name);
     return Text + ")";
   }
 

@@ -2,9 +2,9 @@
 #include "Output.h"
 #include "FactsFormat.h"
 #include "LLVMCompat.h"
+#include "SymbolNames.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
@@ -23,8 +23,8 @@ static std::string stepName(const CallGraph &G, const ChainStep &St) {
   return G.Nodes[St.Node].Name;
 }
 
-/// A function as people read it: C++ names demangled.
-static std::string readable(const std::string &Name) { return demangle(Name); }
+/// A function as people read it: C++ and Rust names demangled.
+static std::string readable(const std::string &Name) { return readableSymbol(Name); }
 
 static void printChain(raw_ostream &OS, const CallGraph &G,
                        const ResourceBound &R, bool Stack) {

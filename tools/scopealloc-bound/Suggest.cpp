@@ -4,12 +4,12 @@
 #include "FactsFormat.h"
 #include "LLVMCompat.h"
 #include "PolicyFile.h"
+#include "SymbolNames.h"
 #include "TargetStack.h"
 #include "scopealloc/abi_constants.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/WithColor.h"
@@ -256,7 +256,7 @@ private:
         Fitted.push_back(E.Entry.Node);
       if (L && !E.Stack.Bounded) {
         WithColor::error(OS, "scopealloc-bound")
-            << Img.Path << ": entry " << demangle(W.Nodes[E.Entry.Node].Name)
+            << Img.Path << ": entry " << readableSymbol(W.Nodes[E.Entry.Node].Name)
             << " has no stack bound to fit under " << L->Bytes << " bytes ("
             << L->From << "): frame budgets cannot help; scopealloc-bound "
             << "without --suggest-policy names the causes\n";
@@ -290,7 +290,7 @@ private:
       if (Best < 0) {
         WithColor::error(OS, "scopealloc-bound")
             << Img.Path << ": cannot make entry "
-            << demangle(W.Nodes[Entry].Name) << " fit its bound of " << L->Bytes
+            << readableSymbol(W.Nodes[Entry].Name) << " fit its bound of " << L->Bytes
             << " bytes (" << L->From << "): " << Over->Stack.Bytes
             << " bytes by the estimate, and no function on its critical "
                "chain keeps allocations that a frame budget can move (code "
@@ -318,7 +318,7 @@ private:
       };
       const EntryBound *E0 = Find(Before), *E1 = Find(After);
       const Limit *L = stackLimit(S, W.Nodes[Entry].Name);
-      OS << "entry " << demangle(W.Nodes[Entry].Name) << " (" << E0->Entry.Kind
+      OS << "entry " << readableSymbol(W.Nodes[Entry].Name) << " (" << E0->Entry.Kind
          << "): " << E0->Stack.Bytes << " bytes of stack, over its bound of "
          << L->Bytes << " bytes (" << L->From
          << "); estimated after a rebuild: " << E1->Stack.Bytes << " bytes\n";
@@ -358,10 +358,10 @@ private:
       It->second.FrameBudget = Budget;
       std::string For;
       if (auto O = Origin.find(I); O != Origin.end())
-        For = " for entry " + demangle(W.Nodes[O->second].Name);
+        For = " for entry " + readableSymbol(W.Nodes[O->second].Name);
       Comments[Name] = "suggested" + For + ": keeps " + std::to_string(Budget) +
                        " of " + std::to_string(Kept[I]) + " bytes on the stack";
-      OS << "  " << demangle(Name) << ": frame-budget " << Budget << " (keeps "
+      OS << "  " << readableSymbol(Name) << ": frame-budget " << Budget << " (keeps "
          << Budget << " of its " << Kept[I] << " bytes of allocations on the "
          << "stack"
          << (W.Nodes[I].where().empty() ? std::string()

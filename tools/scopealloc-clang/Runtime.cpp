@@ -23,6 +23,9 @@
 #include "clang/Driver/ToolChain.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/Magic.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Object/Archive.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -37,6 +40,10 @@ using namespace clang::driver;
 using namespace llvm;
 
 namespace scopealloc {
+
+/// The pipeline an O0 LTO link of ThinLTO bitcode runs (runPassInThinBackendsAtO0).
+static constexpr const char *O0LinkPipelineFlag = "--lto-newpm-passes=";
+static constexpr const char *O0LinkPipeline = "thinlto<O0>,scope-alloc-link";
 
 // The flags that choose the target, its ISA and ABI.
 static bool isTargetFlag(const opt::Arg &A) {
@@ -253,6 +260,110 @@ static bool linksBitcode(const opt::ArgList &Args) {
   return false;
 }
 
+/// The optimisation level of an LTO link's backends, as lld takes it: the
+/// last of clang's -O (which the driver passes on as -plugin-opt=O<n>) and
+/// the linker's own -plugin-opt=O<n> and --lto-O<n> (rustc's dev profile
+/// links with -Wl,-plugin-opt=O0). lld's default, 2, when nothing says.
+static unsigned ltoOptLevel(const opt::ArgList &Args) {
+  unsigned Level = 2;
+  if (const opt::Arg *A = Args.getLastArg(options::OPT_O_Group)) {
+    if (A->getOption().matches(options::OPT_O0))
+      Level = 0;
+    else if (A->getOption().matches(options::OPT_O4) ||
+             A->getOption().matches(options::OPT_Ofast))
+      Level = 3;
+    else if (A->getOption().matches(options::OPT_O)) {
+      StringRef V = A->getValue();
+      if (V == "g")
+        Level = 1;
+      else if (V == "s" || V == "z" || V.getAsInteger(10, Level))
+        Level = 2;
+    }
+  }
+  for (const opt::Arg *A :
+       Args.filtered(options::OPT_Wl_COMMA, options::OPT_Xlinker))
+    for (StringRef Word : A->getValues()) {
+      Word = Word.ltrim('-');
+      if (!Word.consume_front("plugin-opt=O") && !Word.consume_front("lto-O"))
+        continue;
+      unsigned N;
+      if (!Word.getAsInteger(10, N))
+        Level = N;
+    }
+  return Level;
+}
+
+/// Whether \p Buffer is, or as an archive holds, ThinLTO bitcode (a module
+/// with a summary, as rustc's -Clinker-plugin-lto writes for every crate).
+static bool holdsThinLTOBitcode(MemoryBufferRef Buffer) {
+  file_magic Magic = identify_magic(Buffer.getBuffer());
+  if (Magic == file_magic::bitcode) {
+    Expected<BitcodeLTOInfo> Info = getBitcodeLTOInfo(Buffer);
+    if (!Info) {
+      consumeError(Info.takeError());
+      return false;
+    }
+    return Info->IsThinLTO;
+  }
+  if (Magic != file_magic::archive)
+    return false;
+  Expected<std::unique_ptr<object::Archive>> Archive =
+      object::Archive::create(Buffer);
+  if (!Archive) {
+    consumeError(Archive.takeError());
+    return false;
+  }
+  Error Err = Error::success();
+  bool Found = false;
+  for (const object::Archive::Child &C : (*Archive)->children(Err)) {
+    Expected<MemoryBufferRef> Member = C.getMemoryBufferRef();
+    if (!Member) {
+      consumeError(Member.takeError());
+      continue;
+    }
+    if (identify_magic(Member->getBuffer()) == file_magic::bitcode &&
+        holdsThinLTOBitcode(*Member)) {
+      Found = true;
+      break;
+    }
+  }
+  consumeError(std::move(Err));
+  return Found;
+}
+
+/// Whether an input the command links (an object or an archive named as a
+/// file: rustc names every crate's rlib) holds ThinLTO bitcode.
+static bool linksThinLTOBitcode(const opt::ArgList &Args) {
+  for (const opt::Arg *A : Args.filtered(options::OPT_INPUT)) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+        MemoryBuffer::getFile(A->getValue(), /*IsText=*/false,
+                              /*RequiresNullTerminator=*/false);
+    if (Buffer && holdsThinLTOBitcode((*Buffer)->getMemBufferRef()))
+      return true;
+  }
+  return false;
+}
+
+/// LLVM's ThinLTO backend at O0 runs a fixed pipeline without extension
+/// points, so the pass plugin's callbacks never run there: the buffers of
+/// ThinLTO bitcode would stay on the stack. At O0 the link gets that
+/// pipeline as text, with the pass at its end as ThinLTO's post-link
+/// optimiser runs it at -O1 and above. (It applies to a link's full-LTO
+/// module too, which then gets ThinLTO's O0 passes and scope-alloc-link.)
+static void runPassInThinBackendsAtO0(const opt::ArgList &Args,
+                                      std::vector<std::string> &Flags) {
+  if (ltoOptLevel(Args) != 0 || !linksThinLTOBitcode(Args))
+    return;
+  for (const opt::Arg *A :
+       Args.filtered(options::OPT_Wl_COMMA, options::OPT_Xlinker))
+    for (StringRef Word : A->getValues())
+      if (Word.ltrim('-').starts_with("lto-newpm-passes"))
+        return; // the user's own pipeline
+  // -Xlinker: the pipeline's commas must reach lld as one word.
+  Flags.insert(Flags.end(), {"-Xlinker", std::string(O0LinkPipelineFlag) +
+                                             O0LinkPipeline});
+}
+
 std::vector<std::string> linkFlags(const Settings &S, Compilation &Probe) {
   std::vector<std::string> Flags;
   bool Link = false, FinalLink = false;
@@ -340,6 +451,7 @@ std::vector<std::string> linkFlags(const Settings &S, Compilation &Probe) {
   // The link's code generator writes the machine frame sizes (the compile
   // steps' -fstack-size-section stays in their bitcode); the facts come
   // from the pass at the link.
+  runPassInThinBackendsAtO0(Args, Flags);
   Flags.push_back("-Wl,--load-pass-plugin=" + S.Plugin);
   Flags.push_back("-Wl,-mllvm,-stack-size-section");
   return Flags;
@@ -379,6 +491,15 @@ std::string passLinkOptions(const Settings &S, Compilation &C) {
     if (!StringRef(*E).starts_with(Prefix))
       Env.push_back(*E);
   Env.push_back(Args.MakeArgString(Prefix + Text));
+  // SCOPEALLOC_REPORT_DIR reaches the plugin in lld for the same bitcode.
+  std::string ReportPrefix = std::string(LinkReportVariable) + "=";
+  llvm::erase_if(Env, [&](const char *E) {
+    return StringRef(E).starts_with(ReportPrefix);
+  });
+  if (!S.ReportDir.empty() && !S.CMakeProbe) {
+    sys::fs::create_directories(S.ReportDir);
+    Env.push_back(Args.MakeArgString(ReportPrefix + S.ReportDir + "/"));
+  }
   for (Command &Job : C.getJobs())
     if (Job.getCreator().isLinkJob())
       Job.setEnvironment(Env);

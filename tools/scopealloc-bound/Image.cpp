@@ -783,7 +783,8 @@ private:
   void readArmCode() {
     if (ArmFunctions.empty())
       return;
-    std::unique_ptr<ArmCode> Code = ArmCode::create();
+    // Made once: the disassembler's setup costs more than most images.
+    static const std::unique_ptr<ArmCode> Code = ArmCode::create();
     if (!Code) {
       problem("no Arm disassembler in this LLVM: the code's own stack "
               "pointer moves and floating-point use are not read");

@@ -250,9 +250,12 @@ private:
       OutsideCaller[N] = N;
       Work.push_back(N);
     }
+    // A declared entry is run as its declaration says whoever calls it (a
+    // benchmark's exported timing loop calling its SCOPEALLOC_ENTRY
+    // function): its region is its own, so the walk stops there.
     for (unsigned I = 0; I < Work.size(); ++I)
       for (unsigned C : G.Nodes[Work[I]].Callees)
-        if (OutsideCaller[C] == ~0u) {
+        if (OutsideCaller[C] == ~0u && !declaredEntry(C)) {
           OutsideCaller[C] = OutsideCaller[Work[I]];
           Work.push_back(C);
         }
@@ -285,6 +288,15 @@ private:
       return E.Node == N && (Kind == "main" || Kind.starts_with("interrupt") ||
                              Kind == "marked entry" || Kind == "policy entry" ||
                              Kind == "option");
+    });
+  }
+
+  /// Whether node \p N is an entry the user declared (SCOPEALLOC_ENTRY,
+  /// the policy's `entries`, -scope-alloc-entry).
+  bool declaredEntry(unsigned N) const {
+    return any_of(G.Entries, [&](const bound::EntryPoint &E) {
+      return E.Node == N && (E.Kind == "marked entry" ||
+                             E.Kind == "policy entry" || E.Kind == "option");
     });
   }
 

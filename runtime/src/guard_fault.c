@@ -15,7 +15,9 @@
  *    before it (or to the default action), so the program's own handler,
  *    a sanitizer's, or a core dump sees every other fault as before.
  * The handler runs on an alternate stack: the thread's own if it has one,
- * else one the runtime gives each thread with an arena (SA_ONSTACK). */
+ * else one the runtime gives each thread with an arena (SA_ONSTACK), which
+ * goes back with the arena into thread_arena.c's cache when the thread
+ * exits, so that the next thread needs no mmap for it. */
 #define _GNU_SOURCE 1
 #include "internal.h"
 
@@ -173,46 +175,69 @@ void sa_guard_install(const sa_guard_ops *ops) {
   pthread_mutex_unlock(&sa_install_lock);
 }
 
-void sa_guard_thread_start(void) {
-  stack_t current;
-  if (sa_altstack || sigaltstack(NULL, &current) != 0 ||
-      !(current.ss_flags & SS_DISABLE))
-    return; /* the thread has one (its own, or a sanitizer's) */
-  size_t page = (size_t)sysconf(_SC_PAGESIZE);
-  /* A guard page below it: the handler's own overflow faults. */
-  char *map = (char *)mmap(NULL, SA_ALTSTACK_SIZE + page,
-                           PROT_READ | PROT_WRITE,
-                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (map == (char *)MAP_FAILED)
-    return; /* the handler then runs on the thread's stack */
-  mprotect(map, page, PROT_NONE);
-  stack_t mine;
+/* The runtime's alternate stack: SA_ALTSTACK_SIZE bytes above a guard
+ * page, so that the handler's own overflow faults. */
+static size_t sa_altstack_page(void) { return (size_t)sysconf(_SC_PAGESIZE); }
+
+void sa_guard_altstack_free(void *map) {
+  if (map)
+    munmap(map, SA_ALTSTACK_SIZE + sa_altstack_page());
+}
+
+/* One sigaltstack call in the usual case (a spare from an exited thread,
+ * and a thread without a stack of its own): install ours and look at what
+ * was there; put back a stack the thread had. */
+int sa_guard_thread_start(void *spare) {
+  if (sa_altstack)
+    return 0;
+  size_t page = sa_altstack_page();
+  char *map = (char *)spare;
+  if (!map) {
+    stack_t current;
+    if (sigaltstack(NULL, &current) != 0 || !(current.ss_flags & SS_DISABLE))
+      return 0; /* the thread has one (its own, or a sanitizer's) */
+    map = (char *)mmap(NULL, SA_ALTSTACK_SIZE + page, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (map == (char *)MAP_FAILED)
+      return 0; /* the handler then runs on the thread's stack */
+    mprotect(map, page, PROT_NONE);
+  }
+  stack_t mine, old;
   mine.ss_sp = map + page;
   mine.ss_size = SA_ALTSTACK_SIZE;
   mine.ss_flags = 0;
-  if (sigaltstack(&mine, NULL) != 0) {
-    munmap(map, SA_ALTSTACK_SIZE + page);
-    return;
+  if (sigaltstack(&mine, &old) != 0) {
+    if (!spare)
+      sa_guard_altstack_free(map);
+    return 0;
+  }
+  if (!(old.ss_flags & SS_DISABLE)) { /* the thread's own: keep it */
+    sigaltstack(&old, NULL);
+    if (!spare)
+      sa_guard_altstack_free(map);
+    return 0;
   }
   sa_altstack = map;
+  return spare != NULL;
 }
 
-void sa_guard_thread_end(void) {
+/* One sigaltstack call in the usual case: switch the stack off and look at
+ * what it was; put back a stack the program set since (and then keep
+ * ours: it is in no one's way, and the thread is ending). */
+void *sa_guard_thread_end(void) {
   char *map = sa_altstack;
   if (!map)
-    return;
-  size_t page = (size_t)sysconf(_SC_PAGESIZE);
-  stack_t current;
-  /* Taken back only if it is still ours (the program may have set its own
-   * since) and not in use (this cannot run on it). */
-  if (sigaltstack(NULL, &current) == 0 &&
-      current.ss_sp == (void *)(map + page)) {
-    stack_t off;
-    memset(&off, 0, sizeof off);
-    off.ss_flags = SS_DISABLE;
-    if (sigaltstack(&off, NULL) != 0)
-      return;
-  }
+    return NULL;
+  size_t page = sa_altstack_page();
+  stack_t off, old;
+  memset(&off, 0, sizeof off);
+  off.ss_flags = SS_DISABLE;
+  /* Fails only on the stack (a handler that ended the thread): then it
+   * stays in use, and mapped. */
+  if (sigaltstack(&off, &old) != 0)
+    return NULL;
+  if (!(old.ss_flags & SS_DISABLE) && old.ss_sp != (void *)(map + page))
+    sigaltstack(&old, NULL);
   sa_altstack = NULL;
-  munmap(map, SA_ALTSTACK_SIZE + page);
+  return map;
 }

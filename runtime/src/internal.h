@@ -381,6 +381,7 @@ typedef struct sa_process_totals {
   uint64_t threads;      /* threads that ever had an arena */
   uint64_t live_threads; /* of which still running */
   uint64_t reservations; /* arenas mapped now (sa_arena_map'ed, not unmapped) */
+  uint64_t cached;       /* of which kept for the next threads (no owner) */
 } sa_process_totals;
 typedef void (*sa_totals_fn)(sa_process_totals *out);
 /* The default pool's layer registers its totals before it first serves a
@@ -439,14 +440,23 @@ typedef struct sa_guard_ops {
 /* Once per process, with the first arena; keeps the previous handler, to
  * which every other fault goes. */
 SA_HIDDEN void sa_guard_install(const sa_guard_ops *ops);
-/* With a thread's arena: an alternate signal stack, unless it has one. */
-SA_HIDDEN void sa_guard_thread_start(void);
-/* At its exit: gives back the stack sa_guard_thread_start made. */
-SA_HIDDEN void sa_guard_thread_end(void);
+/* With a thread's arena: an alternate signal stack, unless it has one;
+ * `spare` (or NULL: a new one) is what sa_guard_thread_end returned for an
+ * earlier thread. Returns 1 if the thread took the spare, 0 if the caller
+ * still holds it. */
+SA_HIDDEN int sa_guard_thread_start(void *spare);
+/* At its exit: takes the stack sa_guard_thread_start gave off the thread
+ * and returns it (NULL: none), for the next thread or for
+ * sa_guard_altstack_free. */
+SA_HIDDEN void *sa_guard_thread_end(void);
+SA_HIDDEN void sa_guard_altstack_free(void *stack);
 
 /* thread_arena.c: the peak of a default-pool arena (a thread's or a
  * fiber's, any thread may ask): `high`, or the highest marker a guarded
- * frame left above it, whichever is higher. */
+ * frame left above it, whichever is higher. Reads at most what a cached
+ * arena keeps resident, and beyond it only the pages that are resident
+ * (mincore): a guarded frame's marker is a write, so a page never written
+ * holds none, and reading it would only map the zero page there. */
 SA_HIDDEN size_t sa_arena_peak(const scopealloc_pool *pool);
 
 /* thread_arena.c: the reservation behind a default-pool arena (a thread's,

@@ -26,6 +26,8 @@ __thread scopealloc_pool __scopealloc_tls_pool __attribute__((aligned(64)));
 #define SA_POOL_NAME "workspace"
 #define SA_GRANULE ((uintptr_t)SCOPEALLOC_DEFAULT_POOL_GRANULE)
 #define SA_COMMIT_STEP ((size_t)1 << 20)
+/* What a cached arena keeps committed and resident, at most. */
+#define SA_CACHE_RESIDENT ((size_t)64 << 10)
 /* Guard below and above every arena (rounded up to whole pages). Above,
  * it also catches the marker of a guarded frame that overruns the arena. */
 #define SA_GUARD_SIZE ((size_t)64 << 10)
@@ -73,29 +75,89 @@ static size_t sa_round_up(size_t n, size_t to) {
 /* The highest marker a guarded frame left in [high, limit): the byte just
  * above each such frame is SCOPEALLOC_GUARD_MARKER, written before the frame
  * moved cur, and nothing writes at or above the highest frame's top, so the
- * highest nonzero byte there is that top. Tops are multiples of SA_GRANULE.
- * The memory was zero when mapped (committed memory is never given back
- * while the arena lives). Not instrumented: it reads another thread's
- * arena while that thread runs (bytes the reader only compares with 0), and
- * memory a tool has marked released (memcheck is told to keep quiet). */
-__attribute__((no_sanitize("address", "thread", "memory"))) size_t
-sa_arena_peak(const scopealloc_pool *pool) {
+ * highest nonzero byte there is that top. The memory was zero when mapped,
+ * or when the arena went into the cache (sa_cache_clean; committed memory
+ * is never given back while a thread holds the arena).
+ *
+ * What it costs must not be what the arena committed: a read of a page
+ * never written maps the zero page, a fault per page. A cached arena comes
+ * with only what its last thread wrote committed (at most
+ * SA_CACHE_RESIDENT), all of it resident: up to that much is read whole.
+ * Past it (a new arena's first commit, or one that grew) a marker can only
+ * be in a page that was written: mincore says which, SA_SCAN_PAGES pages
+ * per call, and only those are read, from the top down.
+ *
+ * Not instrumented: it reads another thread's arena while that thread runs
+ * (a snapshot, whole words), and memory a tool has marked released
+ * (memcheck is told to keep quiet). Async-signal-safe. */
+#define SA_SCAN_PAGES 512
+
+/* The highest nonzero byte of [lo, hi), or NULL: 64 bytes at a time. */
+typedef uint64_t __attribute__((may_alias)) sa_word;
+__attribute__((no_sanitize("address", "thread", "memory"))) static char *
+sa_last_nonzero(char *lo, char *hi) {
+  while (hi > lo && ((uintptr_t)hi & 7))
+    if (*(volatile char *)--hi)
+      return hi;
+  char *words = (char *)(((uintptr_t)lo + 7) & ~(uintptr_t)7);
+  for (; hi - words >= 64; hi -= 64) {
+    const sa_word *w = (const sa_word *)(hi - 64);
+    if (w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7])
+      break;
+  }
+  while (hi > lo && hi - 8 >= words) {
+    if (*(const volatile sa_word *)(hi - 8))
+      break;
+    hi -= 8;
+  }
+  while (hi > lo)
+    if (*(volatile char *)--hi)
+      return hi;
+  return NULL;
+}
+
+__attribute__((no_sanitize("address", "thread", "memory"))) static char *
+sa_arena_top(const scopealloc_pool *pool) {
   char *base = pool->base;
   char *high = SA_LOAD_RELAXED(&pool->high);
   if (!base || !high)
-    return 0;
+    return NULL;
   char *limit = SA_LOAD_RELAXED(&pool->limit);
-  char *top = high;
+  size_t page = sa_page ? sa_page : 4096;
+  char *floor = (char *)((uintptr_t)high & -(uintptr_t)page);
+  char *found = NULL;
   if (SA_UNLIKELY(sa_hooked()))
     sa_hook_quiet(1);
-  for (const volatile char *p = limit - SA_GRANULE; p >= high; p -= SA_GRANULE)
-    if (*p) {
-      top = (char *)p;
-      break;
+  if (limit - floor <= (ptrdiff_t)SA_CACHE_RESIDENT) {
+    found = sa_last_nonzero(high, limit);
+  } else {
+    for (char *end = limit; end > floor && !found;) {
+      size_t pages = (size_t)(end - floor) / page;
+      if (pages > SA_SCAN_PAGES)
+        pages = SA_SCAN_PAGES;
+      char *from = end - pages * page;
+      unsigned char resident[SA_SCAN_PAGES];
+      int known = mincore(from, pages * page, resident) == 0;
+      for (size_t i = pages; i-- > 0 && !found;)
+        if (!known || (resident[i] & 1))
+          found = sa_last_nonzero(from + i * page < high ? high : from + i * page,
+                                  from + (i + 1) * page);
+      end = from;
     }
+  }
   if (SA_UNLIKELY(sa_hooked()))
     sa_hook_quiet(0);
-  return (size_t)(top - base);
+  /* The marker starts its granule (a stray byte above it cannot lower the
+   * peak below the granule it is in). */
+  if (!found)
+    return high;
+  char *top = (char *)((uintptr_t)found & -(uintptr_t)SA_GRANULE);
+  return top > high ? top : high;
+}
+
+size_t sa_arena_peak(const scopealloc_pool *pool) {
+  char *top = sa_arena_top(pool);
+  return top ? (size_t)(top - pool->base) : 0;
 }
 
 /* The calling thread's report: `high` brought up to the guarded frames'
@@ -243,7 +305,107 @@ static sa_zombie *sa_zombie_new(scopealloc_pool *pool) {
   return z;
 }
 
-/* Thread exit: fold the statistics into the process totals, then unmap. */
+/* Arenas of exited threads, kept for the next threads the way glibc keeps
+ * thread stacks: taking one costs no mmap, mprotect or munmap, and its
+ * alternate signal stack comes with it. At most SCOPEALLOC_ARENA_CACHE
+ * arenas (default SA_CACHE_DEFAULT, 0: none), each with at most
+ * SA_CACHE_RESIDENT bytes committed and resident, all of them zero (what
+ * its thread wrote past that goes back to the system: sa_cache_clean), so
+ * that a marker scan finds only the new thread's markers. An arena keeps its
+ * reservation (its cap); one whose cap differs from what a new arena would
+ * get now (SCOPEALLOC_RESERVE or RLIMIT_STACK changed) is unmapped instead
+ * of handed out. A stack under sa_lock: the last arena in is the first
+ * out, its pages the likeliest to be in the caches. Not used under ASan or
+ * memcheck, whose records of the arena's memory end with its thread. */
+#define SA_CACHE_DEFAULT 16
+#define SA_CACHE_MAX 1024
+typedef struct sa_cached_arena {
+  char *base, *limit, *reserve_end;
+  void *altstack; /* the alternate signal stack its thread had, or NULL */
+} sa_cached_arena;
+static sa_cached_arena sa_cache[SA_CACHE_MAX]; /* under sa_lock */
+static size_t sa_cached;
+
+/* SCOPEALLOC_ARENA_CACHE: how many arenas to keep, read at each thread's
+ * exit (a program may change it). A value that is not a number from 0 to
+ * SA_CACHE_MAX is reported once and the default kept. */
+static size_t sa_cache_size(void) {
+  const char *env = sa_getenv("SCOPEALLOC_ARENA_CACHE");
+  if (!env || !*env)
+    return SA_CACHE_DEFAULT;
+  size_t n = 0;
+  const char *s = env;
+  for (; *s >= '0' && *s <= '9' && n <= SA_CACHE_MAX; s++)
+    n = n * 10 + (size_t)(*s - '0');
+  if (!*s && n <= SA_CACHE_MAX)
+    return n;
+  static int warned;
+  if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+    fprintf(stderr,
+            "scopealloc: ignoring SCOPEALLOC_ARENA_CACHE='%s': expected a "
+            "number of arenas from 0 to %d; keeping up to %d\n",
+            env, SA_CACHE_MAX, SA_CACHE_DEFAULT);
+  return SA_CACHE_DEFAULT;
+}
+
+/* Makes the arena [base, limit) of an exiting thread, which wrote below
+ * `dirty`, ready for the next: what it wrote, up to SA_CACHE_RESIDENT and
+ * at least a page, stays committed, resident and zeroed; past that, the
+ * memory goes back to the system and the reservation to PROT_NONE, so that
+ * the next thread's marker scan reads little, and resident memory only.
+ * Returns the new limit. */
+__attribute__((no_sanitize("address", "thread", "memory"))) static char *
+sa_cache_clean(char *base, char *dirty, char *limit) {
+  size_t page = sa_page;
+  size_t used = (size_t)(dirty - base);
+  size_t kept = sa_round_up(used < SA_CACHE_RESIDENT ? (used ? used : 1)
+                                                     : SA_CACHE_RESIDENT,
+                            page);
+  if (kept > (size_t)(limit - base))
+    kept = (size_t)(limit - base);
+  if (base + kept < limit) {
+    size_t rest = (size_t)(limit - (base + kept));
+    if (madvise(base + kept, rest, MADV_DONTNEED) != 0)
+      memset(base + kept, 0, (size_t)(dirty > base + kept ? dirty - (base + kept) : 0));
+    else if (mprotect(base + kept, rest, PROT_NONE) == 0)
+      limit = base + kept;
+  }
+  memset(base, 0, kept);
+  return limit;
+}
+
+/* Under sa_lock: an arena of `cap` bytes from the cache into `pool` (and
+ * its alternate stack into *altstack), or 0 if none. Arenas of another cap
+ * are unmapped on the way. */
+static int sa_cache_take(scopealloc_pool *pool, size_t cap, void **altstack) {
+  int found = 0;
+  size_t n = sa_cached;
+  while (n && !found) {
+    sa_cached_arena *c = &sa_cache[--n];
+    if ((size_t)(c->reserve_end - c->base) == cap) {
+      pool->base = pool->cur = pool->high = c->base;
+      pool->limit = c->limit;
+      pool->reserve_end = c->reserve_end;
+      *altstack = c->altstack;
+      found = 1;
+    } else {
+      scopealloc_pool stale;
+      stale.base = c->base;
+      stale.limit = c->limit;
+      stale.reserve_end = c->reserve_end;
+      sa_arena_unmap(&stale);
+      sa_guard_altstack_free(c->altstack);
+    }
+  }
+  /* Read without the lock (whether to look at all): one whole value. */
+  SA_STORE_RELAXED(&sa_cached, n);
+  return found;
+}
+
+/* Thread exit: fold the statistics into the process totals, then put the
+ * arena into the cache, or unmap it. A zombie (see sa_zombie) is unmapped:
+ * its thread already gave one arena to the cache, and a cache that grew by
+ * one per such thread would only fill with them. */
 static void sa_thread_arena_destroy(void *arg) {
   scopealloc_pool *pool = (scopealloc_pool *)arg;
   sa_critical old;
@@ -253,6 +415,13 @@ static void sa_thread_arena_destroy(void *arg) {
     fiber->thread_exit();
   sa_zombie *z = sa_my_zombie;
   sa_tsd_done = 1;
+  /* The arena is this thread's: its top is read without the lock. */
+  char *top = sa_arena_top(pool);
+  size_t room = !z && pool->base && !SA_LOAD(&sa_unloaded) &&
+                        !(sa_hooked() & (SA_HOOK_ASAN | SA_HOOK_VALGRIND))
+                    ? sa_cache_size()
+                    : 0;
+  int cache = room > SA_LOAD_RELAXED(&sa_cached);
   pthread_mutex_lock(&sa_lock);
   if (z) {
     for (sa_zombie **zp = &sa_zombies; *zp; zp = &(*zp)->next)
@@ -273,7 +442,7 @@ static void sa_thread_arena_destroy(void *arg) {
   }
   sa_exited_allocs += pool->allocs;
   sa_exited_failures += pool->failures;
-  size_t peak = sa_arena_peak(pool);
+  size_t peak = top ? (size_t)(top - pool->base) : 0;
   if (peak > sa_exited_peak)
     sa_exited_peak = peak;
   pthread_mutex_unlock(&sa_lock);
@@ -282,8 +451,27 @@ static void sa_thread_arena_destroy(void *arg) {
     pthread_mutex_destroy(&z->alive);
     free(z);
   }
-  sa_arena_unmap(pool);
-  sa_guard_thread_end();
+  void *altstack = sa_guard_thread_end();
+  if (cache) {
+    /* Past the top's marker nothing was written; a marker is one byte. */
+    char *dirty = top && top > pool->high ? top + 1 : pool->high;
+    pool->limit = sa_cache_clean(pool->base, dirty, pool->limit);
+    pthread_mutex_lock(&sa_lock);
+    cache = sa_cached < room;
+    if (cache) {
+      sa_cached_arena *c = &sa_cache[sa_cached];
+      c->base = pool->base;
+      c->limit = pool->limit;
+      c->reserve_end = pool->reserve_end;
+      c->altstack = altstack;
+      SA_STORE_RELAXED(&sa_cached, sa_cached + 1);
+    }
+    pthread_mutex_unlock(&sa_lock);
+  }
+  if (!cache) {
+    sa_arena_unmap(pool);
+    sa_guard_altstack_free(altstack);
+  }
   /* A later pthread-key destructor may still use the pool: start afresh. */
   memset(pool, 0, sizeof *pool);
   sa_critical_leave(&old);
@@ -381,6 +569,15 @@ __attribute__((destructor)) static void sa_thread_arena_unload(void) {
   SA_STORE(&sa_unloaded, 1);
   if (SA_LOAD(&sa_key_made))
     pthread_key_delete(sa_key);
+  /* The cache's arenas belong to no thread: unmapped, so that a library
+   * dlclose'd and loaded again does not leave them behind. (trylock: at
+   * exit, a thread may be stopped anywhere.) */
+  if (SA_LOAD_RELAXED(&sa_cached) && pthread_mutex_trylock(&sa_lock) == 0) {
+    scopealloc_pool none;
+    void *altstack = NULL;
+    sa_cache_take(&none, 0, &altstack); /* no cap is 0: unmaps them all */
+    pthread_mutex_unlock(&sa_lock);
+  }
 }
 
 static SA_NORETURN void sa_bad_reserve(const char *value) {
@@ -510,7 +707,17 @@ static SA_COLD void sa_thread_arena_create(size_t size, size_t align,
   pthread_once(&sa_once, sa_init_once);
   size_t reserve;
   int chosen = sa_reserve_size(&reserve);
-  while (sa_arena_map(pool, reserve) != 0) {
+  /* An exited thread's arena, unless this is a zombie (see sa_zombie). */
+  void *altstack = NULL;
+  int reused = 0;
+  if (!sa_tsd_done && SA_LOAD_RELAXED(&sa_cached)) {
+    pthread_mutex_lock(&sa_lock);
+    reused = sa_cache_take(pool, reserve, &altstack);
+    pthread_mutex_unlock(&sa_lock);
+    if (reused)
+      pool->bound = sa_exact_stats() ? NULL : pool->base;
+  }
+  while (!reused && sa_arena_map(pool, reserve) != 0) {
     /* The default is only a guess (ulimit -v, 32-bit hosts): shrink it. A
      * size the user asked for is kept or refused. */
     if (chosen || reserve <= SA_COMMIT_STEP) {
@@ -542,8 +749,8 @@ static SA_COLD void sa_thread_arena_create(size_t size, size_t align,
   pthread_mutex_unlock(&sa_lock);
   if (!SA_LOAD(&sa_unloaded))
     pthread_setspecific(sa_key, pool);
-  if (!z)
-    sa_guard_thread_start();
+  if (z || !sa_guard_thread_start(altstack))
+    sa_guard_altstack_free(altstack);
   sa_critical_leave(&old);
 }
 
@@ -861,6 +1068,7 @@ void sa_process_totals_get(sa_process_totals *out) {
   out->threads = sa_threads;
   out->live_threads = sa_live_threads;
   out->reservations = __atomic_load_n(&sa_reservations, __ATOMIC_RELAXED);
+  out->cached = sa_cached;
   sa_threads_unlock();
 }
 

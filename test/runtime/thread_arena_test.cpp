@@ -310,15 +310,18 @@ TEST(ThreadArena, ConcurrentStressOfEightThreads) {
   EXPECT_EQ(bad.load(), 0);
 }
 
+// Without the cache of exited threads' arenas (arena_cache_test.cpp).
 TEST(ThreadArena, ArenaIsUnmappedWhenTheThreadExits) {
   char *base = nullptr;
   size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  setenv("SCOPEALLOC_ARENA_CACHE", "0", 1);
   OnFreshThread([&] {
     __scopealloc_alloc(100, 8);
     base = __scopealloc_tls_pool.base;
     unsigned char vec[1];
     EXPECT_EQ(mincore(base, page, vec), 0);
   });
+  unsetenv("SCOPEALLOC_ARENA_CACHE");
   unsigned char vec[1];
   errno = 0;
   EXPECT_EQ(mincore(base, page, vec), -1);

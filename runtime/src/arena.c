@@ -46,6 +46,14 @@ void sa_fail(scopealloc_pool *pool, const char *name, const char *reason,
   sa_report(&f);
 }
 
+#if SCOPEALLOC_SINGLE_THREADED
+void sa_fail_other_task(scopealloc_pool *pool, const char *name, size_t size,
+                        size_t align, const void *caller) {
+  sa_fail(pool, name, SCOPEALLOC_REASON_OTHER_TASK, size, align,
+          SA_LOAD_RELAXED(&pool->cur), caller);
+}
+#endif
+
 #if !SCOPEALLOC_SINGLE_THREADED
 /* The id gdb, top and /proc show for the calling thread. */
 static long sa_thread_id(void) {

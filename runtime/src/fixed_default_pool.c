@@ -9,31 +9,40 @@
  * no libatomic either). Interrupt handlers nest like stack frames and the
  * pass releases every frame it opens, so a handler running demoted code
  * leaves `cur` where it found it; only the `high`/`allocs` counters may then
- * miss an update. */
+ * miss an update. An RTOS's tasks get arenas of their own switched into this
+ * pool (task_arena.c); the pool's `owner` says whose frames it holds, and a
+ * frame of another task is reported, not served (sa_task_claim). */
 #include "internal.h"
 
 #if SCOPEALLOC_HOSTED
 #error "fixed_default_pool.c is for -ffreestanding builds; hosted builds use thread_arena.c"
 #endif
 
-extern scopealloc_pool __scopealloc_pool_workspace;
-
 #define SA_POOL_NAME "workspace"
 
 void *__scopealloc_mark(void) { return __scopealloc_pool_workspace.cur; }
 
-static SA_COLD void *sa_fixed_alloc_fail(size_t size, size_t align,
+/* Cold: another task's frames are live here, the pool was last used by
+ * another task (it becomes this one's), or the request does not fit. */
+static SA_COLD void *sa_fixed_alloc_slow(size_t size, size_t align,
                                          const void *caller) {
-  sa_fail(&__scopealloc_pool_workspace, SA_POOL_NAME, sa_bump_failure(align),
-          size, align, 0, caller);
+  scopealloc_pool *pool = &__scopealloc_pool_workspace;
+  if (!sa_task_claim(pool))
+    sa_fail_other_task(pool, SA_POOL_NAME, size, align, caller);
+  void *p;
+  if (sa_bump(pool, size, align, &p))
+    return p;
+  sa_fail(pool, SA_POOL_NAME, sa_bump_failure(align), size, align, 0, caller);
 }
 
-/* Hot path: sa_bump on the fixed buffer; it never grows. */
+/* Hot path: the owner check and sa_bump on the fixed buffer; it never
+ * grows. */
 void *__scopealloc_alloc(size_t size, size_t align) {
   void *p;
-  if (SA_LIKELY(sa_bump(&__scopealloc_pool_workspace, size, align, &p)))
+  if (SA_LIKELY(__scopealloc_pool_workspace.owner == sa_task_id()) &&
+      SA_LIKELY(sa_bump(&__scopealloc_pool_workspace, size, align, &p)))
     return p;
-  return sa_fixed_alloc_fail(size, align, __builtin_return_address(0));
+  return sa_fixed_alloc_slow(size, align, __builtin_return_address(0));
 }
 
 /* Hot path: a single store of cur (plus the unsigned range check). */

@@ -358,6 +358,64 @@ SA_HIDDEN SA_COLD void sa_release_or_fail(scopealloc_pool *pool,
 /* Calls the installed handler; aborts (or traps) if it returns. */
 SA_HIDDEN SA_COLD SA_NORETURN void sa_report(const scopealloc_failure *f);
 
+#if SCOPEALLOC_SINGLE_THREADED
+/* ---- Tasks of an RTOS (bare metal) ----
+ * named_pool.c (layer 3) keeps the running task's identity: the word
+ * sa_task_id_word points to, sa_task_running (the task scopealloc_task_switch
+ * switched in; NULL before) unless scopealloc_task_identity named the RTOS's
+ * own. A pool's `owner` is the task whose frames it holds while non-empty. */
+extern const void *sa_task_running SA_HIDDEN;
+extern const void *const volatile *sa_task_id_word SA_HIDDEN;
+static inline const void *sa_task_id(void) { return *sa_task_id_word; }
+
+/* The calling task may take memory from `pool`: it holds the pool's frames,
+ * or the pool is empty (it becomes the task's). 0: another task's frames
+ * are live there. */
+static inline int sa_task_claim(scopealloc_pool *pool) {
+  const void *id = sa_task_id();
+  if (pool->owner == id)
+    return 1;
+  if (pool->cur != pool->base)
+    return 0;
+  pool->owner = id;
+  return 1;
+}
+
+/* arena.c: reports a frame taken while another task's are live in `pool`
+ * (SCOPEALLOC_REASON_OTHER_TASK; the failure's mark is their top). */
+SA_HIDDEN SA_COLD SA_NORETURN void
+sa_fail_other_task(scopealloc_pool *pool, const char *name, size_t size,
+                   size_t align, const void *caller);
+
+/* Task shares (task_arena.c): a pool's `next_thread_pool` is the share
+ * whose state the pool holds (NULL: no task has a share of it), and the
+ * pool's shares form a ring through `next`. */
+static inline const scopealloc_task_share *
+sa_share_loaded(const scopealloc_pool *pool) {
+  return (const scopealloc_task_share *)pool->next_thread_pool;
+}
+
+/* Adds the figures of a share whose state is `st` (the pool itself if the
+ * share is switched in, else a share's saved copy) to *out: current,
+ * allocs, failures and capacity summed, peak the largest. Field by field:
+ * no struct copy (no memcpy on bare metal) and a small frame, since
+ * scopealloc_pool_stats sits in the program's stack chains. */
+#define SA_SHARE_ADD(out, st)                                                  \
+  do {                                                                         \
+    char *from_ = (st)->base + (-(uintptr_t)(st)->base & (SA_MIN_ALIGN - 1));  \
+    size_t cur_ = (st)->cur > from_ ? (size_t)((st)->cur - from_) : 0;         \
+    size_t peak_ = (st)->high > from_ ? (size_t)((st)->high - from_) : 0;      \
+    (out)->current += cur_;                                                    \
+    if (peak_ > (out)->peak)                                                   \
+      (out)->peak = peak_;                                                     \
+    (out)->capacity += (st)->reserve_end > from_                               \
+                           ? (size_t)((st)->reserve_end - from_)               \
+                           : 0;                                                \
+    (out)->allocs += (st)->allocs;                                             \
+    (out)->failures += (st)->failures;                                         \
+  } while (0)
+#endif
+
 /* stats.c (layer 2): whether the default pool counts every allocation
  * (scopealloc_set_exact_stats, SCOPEALLOC_STATS=1). sa_exact_state is 1 or
  * 0, or -1 until sa_exact_stats has read the environment. */

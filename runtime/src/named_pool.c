@@ -30,26 +30,26 @@ static int sa_partition_fits(const scopealloc_pool *pool, size_t bytes,
 }
 
 #if SCOPEALLOC_SINGLE_THREADED
-/* One thread of execution: no owner to check, no partitions. */
-#define sa_self() ((const void *)1)
+/* One thread of execution, or an RTOS's tasks taking turns on one core: no
+ * partitions and no atomics. `owner` is the task whose frames a non-empty
+ * pool holds (internal.h, sa_task_id: NULL without tasks), checked where a
+ * frame takes memory; the mark stays a load. */
+const void *sa_task_running;
+const void *const volatile *sa_task_id_word = &sa_task_running;
 
 void *__scopealloc_pool_mark(scopealloc_pool *pool) { return pool->cur; }
 
-static inline void sa_disown_if_empty(scopealloc_pool *pool) {
-  if (pool->cur == pool->base)
-    pool->owner = 0;
-}
-
-/* Cold: the first allocation (hooks), or a request that does not fit. */
+/* Cold: another task holds the pool (or it is empty and someone else's),
+ * the first allocation (hooks), or a request that does not fit. */
 static SA_COLD void *sa_pool_alloc_slow(scopealloc_pool *pool, size_t size,
                                         size_t align, const void *caller) {
-  if (!pool->owner && sa_hooked())
+  if (!sa_task_claim(pool))
+    sa_fail_other_task(pool, sa_pool_name(pool), size, align, caller);
+  if (sa_hooked())
     sa_hook_claimed(pool);
-  pool->owner = sa_self();
   void *p;
   if (sa_bump(pool, size, align, &p))
     return p;
-  sa_disown_if_empty(pool);
   sa_fail(pool, sa_pool_name(pool), sa_bump_failure(align), size, align, 0,
           caller);
 }
@@ -58,7 +58,7 @@ static SA_COLD void *sa_pool_alloc_slow(scopealloc_pool *pool, size_t size,
 void *__scopealloc_pool_alloc(scopealloc_pool *pool, size_t size,
                               size_t align) {
   void *p;
-  if (SA_LIKELY(pool->owner == sa_self()) &&
+  if (SA_LIKELY(pool->owner == sa_task_id()) &&
       SA_LIKELY(sa_bump(pool, size, align, &p)))
     return p;
   return sa_pool_alloc_slow(pool, size, align, __builtin_return_address(0));
@@ -66,10 +66,8 @@ void *__scopealloc_pool_alloc(scopealloc_pool *pool, size_t size,
 
 /* Hot path: a store of cur. */
 void __scopealloc_pool_release(scopealloc_pool *pool, void *mark) {
-  if (SA_LIKELY(sa_release(pool, mark ? mark : pool->base))) {
-    sa_disown_if_empty(pool);
+  if (SA_LIKELY(sa_release(pool, mark ? mark : pool->base)))
     return;
-  }
   sa_release_or_fail(pool, sa_pool_name(pool), mark,
                      __builtin_return_address(0));
 }

@@ -46,6 +46,20 @@ void scopealloc_pool_stats(const scopealloc_pool *pool, scopealloc_stats *out) {
       out->allocs += p.allocs;
       out->failures += p.failures;
     }
+#if SCOPEALLOC_SINGLE_THREADED
+  /* A pool whose state tasks switch (task_arena.c): its shares, the
+   * start-up context's and every task's, like a shared pool's partitions;
+   * the capacity is theirs together. */
+  const scopealloc_task_share *first = sa_share_loaded(pool);
+  if (first) {
+    out->current = out->peak = out->capacity = 0;
+    out->allocs = out->failures = 0;
+    SA_SHARE_ADD(out, pool); /* `first`, switched in */
+    for (const scopealloc_task_share *s = first->next; s && s != first;
+         s = s->next)
+      SA_SHARE_ADD(out, s);
+  }
+#endif
   sa_msan_written(out, sizeof *out);
 }
 
@@ -124,7 +138,8 @@ static int sa_stats_env(void) {
   const char *env = sa_getenv("SCOPEALLOC_STATS");
   int flag = sa_env_flag(env);
   if (flag < 0) {
-    /* Read by the constructor and by the first exact-stats query: say it once. */
+    /* Read by the constructor and by the first exact-stats query: say it once.
+     */
     static int warned;
     if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
       fprintf(stderr,

@@ -207,6 +207,14 @@ typedef struct scopealloc_failure {
   "arena destroyed while a thread has it switched in"
 #define SCOPEALLOC_REASON_ARENA_NOT_EMPTY                                      \
   "arena destroyed while it holds allocations"
+/* A frame taken while another task's frame is live in the same arena
+ * (bare-metal runtimes: scopealloc_task_switch, scopealloc_task_identity). */
+#define SCOPEALLOC_REASON_OTHER_TASK                                           \
+  "frame taken while another task's frame is live in the arena"
+/* scopealloc_task_switch to a task whose shares name more pools than the
+ * runtime keeps the start-up context's state of (8). */
+#define SCOPEALLOC_REASON_TOO_MANY_TASK_POOLS                                  \
+  "more pools with task shares than the runtime keeps (8)"
 /* A release to a mark above the pool's top: its frame was released already
  * (LIFO order broken), or it belongs to another fiber or context that
  * shares the arena. Reported by the calls, not by the inline fast path. */
@@ -297,6 +305,123 @@ void scopealloc_print_stats(void) SCOPEALLOC_NOTHROW;
  * turns them on (nonzero) or off from now on, in every thread, and returns
  * the previous setting. */
 int scopealloc_set_exact_stats(int exact) SCOPEALLOC_NOTHROW;
+
+/* ---- Tasks of an RTOS (bare-metal runtimes only) ----
+ *
+ * The bare-metal runtime serves one thread of execution plus the interrupts
+ * nested on it. Under an RTOS whose tasks run on stacks of their own (PSP
+ * on Cortex-M), a task switched out in the middle of a demoted frame would
+ * share the pool with the next task: give each task an arena of its own
+ * and switch it in with the task (docs/rtos.md):
+ *
+ *   SCOPEALLOC_DEFINE_TASK_ARENA(sensor_arena, 2048);   // file scope
+ *   scopealloc_task_add_pool(&sensor_arena, &__scopealloc_pool_npu, 512);
+ *   ...                                                 // in the switcher:
+ *   scopealloc_task_switch(&sensor_arena);              // the task to run
+ *
+ * The switch saves the outgoing task's state of each pool it has a share of
+ * into its record and loads the incoming task's into the pool structs
+ * themselves (a few words per pool, with interrupts masked for the copy):
+ * the frames' code keeps bumping a pool at a fixed address. Interrupt
+ * handlers use the arena of the task they preempt, LIFO as before.
+ *
+ * Each pool also records which task holds its frames: a frame taken while
+ * another task's frame is live in the same arena (a task that has no share
+ * of the pool, or a scheduler that does not switch) is reported through
+ * the exhaustion path (SCOPEALLOC_REASON_OTHER_TASK: `mark` is the top of
+ * the other task's frames, `caller` the code that asked), never served. */
+
+/* A task's share of one pool: the pool's state while the task is switched
+ * out. Filled by the macro and scopealloc_task_add_pool; runtime-private. */
+typedef struct scopealloc_task_share {
+  scopealloc_pool *pool;
+  struct scopealloc_task_share *next; /* the pool's other shares */
+  char *cur, *limit, *high, *base, *reserve_end;
+  const void *owner;
+  uint64_t allocs, failures;
+} scopealloc_task_share;
+
+/* A task's arenas: share[0] is its default pool (its own buffer), the
+ * others partitions of named pools. */
+typedef struct scopealloc_task {
+  const char *name;
+  unsigned shares;   /* in use */
+  unsigned capacity; /* entries of `share` */
+  scopealloc_task_share *share;
+} scopealloc_task;
+
+/* Named-pool partitions a task defined by the macro can take. */
+#ifndef SCOPEALLOC_TASK_POOLS
+#define SCOPEALLOC_TASK_POOLS 3
+#endif
+
+/* The freestanding runtime's default pool, which every task has a share of. */
+extern scopealloc_pool __scopealloc_pool_workspace;
+
+/* A task record TASK (a scopealloc_task) whose default-pool arena is a
+ * buffer of SIZE bytes of its own in linker section SECTION. */
+#define SCOPEALLOC_DEFINE_TASK_ARENA_IN_SECTION(TASK, SIZE, SECTION)           \
+  SCOPEALLOC_STATIC_ASSERT((SIZE) > 0, "task arena " #TASK ": size 0");        \
+  __attribute__((aligned(SCOPEALLOC_POOL_ALIGN), section(SECTION))) static    \
+      char scopealloc_task_buffer_##TASK[(SIZE)];                              \
+  static scopealloc_task_share                                                 \
+      scopealloc_task_shares_##TASK[1 + SCOPEALLOC_TASK_POOLS] = {             \
+          {&__scopealloc_pool_workspace, 0, scopealloc_task_buffer_##TASK,     \
+           scopealloc_task_buffer_##TASK + (SIZE),                             \
+           scopealloc_task_buffer_##TASK, scopealloc_task_buffer_##TASK,       \
+           scopealloc_task_buffer_##TASK + (SIZE), 0, 0, 0}};                  \
+  scopealloc_task TASK = {#TASK, 1, 1 + SCOPEALLOC_TASK_POOLS,                 \
+                          scopealloc_task_shares_##TASK}
+
+/* The same in .bss. */
+#define SCOPEALLOC_DEFINE_TASK_ARENA(TASK, SIZE)                               \
+  SCOPEALLOC_DEFINE_TASK_ARENA_IN_SECTION(TASK, SIZE,                          \
+                                          ".bss.scopealloc.task." #TASK)
+
+/* Gives `task` a partition of `bytes` (rounded up to SCOPEALLOC_POOL_ALIGN)
+ * of the named pool `pool`, cut from the top of the pool's buffer; the
+ * start-up code keeps the rest. Call it before the scheduler starts, while
+ * the pool is empty. Returns 0; EINVAL for bytes 0, the default pool, a
+ * pool the task has a share of already, or a task with no room for one
+ * more (SCOPEALLOC_TASK_POOLS); ENOSPC if the pool's free part is smaller;
+ * EBUSY if the pool holds frames or a task's share is switched in. */
+int scopealloc_task_add_pool(scopealloc_task *task, scopealloc_pool *pool,
+                             size_t bytes) SCOPEALLOC_NOTHROW;
+
+/* Makes `to`'s arenas (its default pool and its partitions) the ones its
+ * pools serve, and `to` the running task; NULL: the start-up context's
+ * (main before the scheduler), which owns the pools' own buffers. Call it
+ * where the RTOS switches tasks (a PendSV handler, FreeRTOS's
+ * traceTASK_SWITCHED_IN, Zephyr's z_thread_mark_switched_in), with the
+ * incoming task. O(shares of the pools it touches), no lock, no
+ * allocation; it masks interrupts during the copy (Cortex-M PRIMASK,
+ * RISC-V mstatus.MIE, AArch64 DAIF.IF) so that a handler nested on it sees
+ * either task's state, never a mix. Returns the task switched out. */
+scopealloc_task *scopealloc_task_switch(scopealloc_task *to) SCOPEALLOC_NOTHROW;
+
+/* The task switched in (NULL: the start-up context). */
+scopealloc_task *scopealloc_task_current(void) SCOPEALLOC_NOTHROW;
+
+/* For an RTOS that does not switch arenas: `word` is the address of a
+ * pointer-sized word that names the running task (FreeRTOS: &pxCurrentTCB,
+ * a bare scheduler: its `current`). The runtime reads it instead of the
+ * switched-in task to decide whose frames a pool holds, so that a frame
+ * taken while another task's is live is reported. NULL: back to the task
+ * scopealloc_task_switch switched in. */
+void scopealloc_task_identity(const void *word) SCOPEALLOC_NOTHROW;
+
+/* `task`'s share of `pool` (NULL: the default pool): its current use,
+ * peak, capacity and counts, wherever it is switched in; task NULL: the
+ * start-up context's (the pool's own buffer). Returns 0, or -1 (and leaves
+ * *out alone) if the task has no share of the pool (task NULL: no task has
+ * a share of it).
+ * scopealloc_pool_stats on a pool that tasks have shares of sums current,
+ * allocs and failures over the start-up context and every task that ran,
+ * with peak = the largest share's peak and capacity = all shares'
+ * together. */
+int scopealloc_task_stats(const scopealloc_task *task,
+                          const scopealloc_pool *pool,
+                          scopealloc_stats *out) SCOPEALLOC_NOTHROW;
 
 /* ---- Fibers and coroutines (hosted only) ---- */
 

@@ -34,6 +34,9 @@ prefix=$(cd "$prefix" && pwd)
 command -v qemu-system-arm >/dev/null || { echo "rtos: qemu-system-arm not found"; exit 77; }
 llvm=/usr/lib/llvm-$(sed -n 's/^llvm_major=//p' "$prefix/lib/pkgconfig/scopealloc.pc")/bin
 src=$root/test/baremetal/rtos
+# The reset, semihosting and fault handling of the interrupt-nesting test,
+# whose vector table names SysTick_Handler and PendSV_Handler.
+startup=$root/test/baremetal/interrupts/startup.c
 ld_script=$root/examples/bare-metal/cortex-m4.ld
 target=(--target=thumbv7em-none-eabi -mcpu=cortex-m4 -mthumb)
 cflags=("${target[@]}" -std=c11 -ffreestanding -fno-builtin -nostdlib -O2 -g
@@ -64,12 +67,12 @@ export SCOPEALLOC_BOUND_CHECK=warn
 sa_build() { # NAME [FLAGS...]
   local name=$1
   shift
-  "$cc" "${cflags[@]}" "$@" "$src/startup.c" "$src/rtos.c" "${ldflags[@]}" -o "$name.elf" 2>"$name.err" ||
+  "$cc" "${cflags[@]}" "$@" "$startup" "$src/rtos.c" "${ldflags[@]}" -o "$name.elf" 2>"$name.err" ||
     fail "$name.elf did not build: $(cat "$name.err")"
 }
 
 step "1. Plain clang: every buffer on the stack"
-"$llvm/clang" "${cflags[@]}" -DPLAIN -I"$prefix/include" -c "$src/startup.c" -o plain-startup.o
+"$llvm/clang" "${cflags[@]}" -DPLAIN -I"$prefix/include" -c "$startup" -o plain-startup.o
 "$llvm/clang" "${cflags[@]}" -DPLAIN -I"$prefix/include" -c "$src/rtos.c" -o plain-rtos.o
 "$llvm/ld.lld" -T "$ld_script" --gc-sections plain-startup.o plain-rtos.o -o plain.elf
 run plain.elf
@@ -123,7 +126,7 @@ step "4. A partition larger than the pool"
 sed 's/scopealloc_task_add_pool(&task_c, &__scopealloc_pool_npu, 1024)/scopealloc_task_add_pool(\&task_c, \&__scopealloc_pool_npu, 4096)/' \
   "$src/rtos.c" >too-big.c
 grep -q '__scopealloc_pool_npu, 4096' too-big.c || fail "too-big.c: the partition was not changed"
-"$cc" "${cflags[@]}" -DTASK_ARENAS -I"$src" "$src/startup.c" too-big.c "${ldflags[@]}" -o too-big.elf 2>too-big.err ||
+"$cc" "${cflags[@]}" -DTASK_ARENAS -I"$src" "$startup" too-big.c "${ldflags[@]}" -o too-big.elf 2>too-big.err ||
   fail "too-big.elf did not build: $(cat too-big.err)"
 run too-big.elf
 grep -qx 'scopealloc_task_add_pool failed' too-big.elf.out || fail "a 4096-byte partition of a 2048-byte pool was accepted"

@@ -1,6 +1,7 @@
-/* Start-up for irq.c: examples/bare-metal/startup.c's reset, semihosting
- * and fault handling, with a vector table that names SysTick_Handler and
- * PendSV_Handler (irq.c defines them). Memory map: cortex-m4.ld. */
+/* Start-up for irq.c and ../rtos/rtos.c: examples/bare-metal/startup.c's
+ * reset, semihosting and fault handling, with a vector table that names
+ * SysTick_Handler and PendSV_Handler (the program defines them). Memory
+ * map: cortex-m4.ld. */
 #include "board.h"
 
 extern uint32_t __data_start[], __data_end[], __data_load[];

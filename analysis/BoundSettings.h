@@ -65,6 +65,32 @@ struct Settings {
     std::string From;
   };
   std::map<std::string, Priority> InterruptPriorities;
+  /// From a policy's 'tasks': entry points on stacks of their own (an
+  /// RTOS's tasks on PSP); no interrupt handler nests on them.
+  struct Task {
+    std::string Name, Entry;
+    uint64_t StackBytes = 0;   ///< 0: the size of StackSymbol in the image
+    std::string StackSymbol;
+    std::optional<uint64_t> SwitchContext; ///< else the RTOS port's
+    std::string Rtos;
+    std::string From; ///< "'tasks' of target 'm4' in p.yaml"
+    std::string Arena; ///< its SCOPEALLOC_DEFINE_TASK_ARENA's name, or ""
+  };
+  std::vector<Task> Tasks;
+  /// The task whose entry is \p Function, or null.
+  const Task *taskOfEntry(llvm::StringRef Function) const {
+    for (const Task &T : Tasks)
+      if (T.Entry == Function)
+        return &T;
+    return nullptr;
+  }
+  /// Whether \p Function is the entry of a task.
+  bool isTaskEntry(llvm::StringRef Function) const {
+    for (const Task &T : Tasks)
+      if (T.Entry == Function)
+        return true;
+    return false;
+  }
   llvm::StringMap<uint64_t> Assumed;
   /// Where each assumption came from ("built-in", a file:line, "option").
   llvm::StringMap<std::string> AssumedFrom;

@@ -550,7 +550,9 @@ private:
       std::optional<unsigned> Found = functionNamed(Name);
       if (Found)
         addEntry(*Found,
-                 S.PolicyEntries.count(Name) ? "policy entry" : "option",
+                 S.isTaskEntry(Name)            ? "policy task entry"
+                 : S.PolicyEntries.count(Name) ? "policy entry"
+                                               : "option",
                  C::PerThread, false, /*Declared=*/true);
       else
         G.Warnings.push_back("entry '" + Name +

@@ -79,6 +79,12 @@ void nestInterrupts(const CallGraph &G, const Settings &S, Bounds &B) {
 
   for (size_t I = 0; I < B.Entries.size(); ++I) {
     EntryBound &E = B.Entries[I];
+    // A task runs on a stack of its own: the handlers that preempt it run
+    // on the main stack (Cortex-M's MSP), not on the task's; they do take
+    // their pool memory from the task's arena, as from any code they
+    // preempt.
+    bool Task = S.isTaskEntry(G.Nodes[E.Entry.Node].Name) &&
+                !isInterruptHandler(G, S, E.Entry);
     // The entry's own priority: none for a handler without one (anything
     // may preempt it) and for the code that handlers interrupt.
     std::optional<int64_t> Mine;
@@ -101,7 +107,7 @@ void nestInterrupts(const CallGraph &G, const Settings &S, Bounds &B) {
       Groups.push_back(std::move(Members));
     if (Groups.empty())
       continue;
-    for (size_t R = 0; R < Resources.size(); ++R) {
+    for (size_t R = Task ? 1 : 0; R < Resources.size(); ++R) {
       std::vector<NestedHandler> Nested;
       for (const std::vector<size_t> &Group : Groups) {
         // The group's largest, an unbounded one first.

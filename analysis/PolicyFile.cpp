@@ -85,6 +85,7 @@ private:
                               PolicyFields &F);
   void readInterruptPriorities(llvm::StringRef Target, yaml::Node *N,
                                BoundFields &B);
+  void readTasks(llvm::StringRef Target, yaml::Node *N, BoundFields &B);
   void readFunctions(PolicyTarget &T, yaml::Node *N);
   void readTarget(StringRef Name, yaml::Node *N);
   void readAllocators(yaml::Node *N);
@@ -374,6 +375,126 @@ void PolicyReader::readInterruptPriorities(StringRef Target, yaml::Node *N,
   }
 }
 
+/// The context switches the bound knows. The exception frame (32 bytes, 104
+/// with FP state: exceptionFrame in TargetStack.h) comes on top.
+ArrayRef<RtosPort> rtosPorts() {
+  static const RtosPort Ports[] = {
+      {"pendsv", 32, 32,
+       "a bare PendSV switcher that pushes r4-r11 (8 words)"},
+      {"freertos-cm3", 32, 32,
+       "FreeRTOS portable/GCC/ARM_CM3/port.c xPortPendSVHandler: stmdb "
+       "r0!, {r4-r11}"},
+      {"freertos-cm4f", 36, 100,
+       "FreeRTOS portable/GCC/ARM_CM4F/port.c xPortPendSVHandler: stmdb "
+       "r0!, {r4-r11, r14} (9 words), and vstmdb r0!, {s16-s31} (16 more) "
+       "when the task has FP state: 17 and 51 words with the exception "
+       "frame"},
+  };
+  return Ports;
+}
+
+const RtosPort *findRtosPort(StringRef Name) {
+  for (const RtosPort &P : rtosPorts())
+    if (P.Name == Name)
+      return &P;
+  return nullptr;
+}
+
+/// 'tasks': name -> {entry: <function>, stack: <bytes or symbol>,
+/// switch-context: <bytes>}.
+void PolicyReader::readTasks(StringRef Target, yaml::Node *N, BoundFields &B) {
+  auto *Map = dyn_cast_or_null<yaml::MappingNode>(N);
+  if (!Map)
+    return error(N, "'tasks' in target '" + Target +
+                        "' must map task names to {entry: <function>, "
+                        "stack: <bytes or the stack array's symbol>}");
+  StringSet<> Seen;
+  for (yaml::KeyValueNode &KV : *Map) {
+    std::optional<std::string> Name = scalar(KV.getKey(), "tasks");
+    if (!Name)
+      continue;
+    if (!Seen.insert(*Name).second) {
+      error(KV.getKey(), "task '" + *Name + "' appears twice in 'tasks'");
+      continue;
+    }
+    auto *Fields = dyn_cast_or_null<yaml::MappingNode>(KV.getValue());
+    if (!Fields) {
+      error(KV.getValue(), "task '" + *Name + "' in target '" + Target +
+                               "' must be a mapping with 'entry' and "
+                               "'stack'");
+      continue;
+    }
+    TaskDecl T;
+    T.Name = *Name;
+    T.Line = SM.getLineAndColumn(KV.getKey()->getSourceRange().Start).first;
+    StringMap<unsigned> Keys;
+    bool Bad = false;
+    for (yaml::KeyValueNode &F : *Fields) {
+      std::optional<std::string> Key = scalar(F.getKey(), "key");
+      if (!Key ||
+          !firstTime(Keys, *Key, F.getKey(), "for task '" + *Name + "'")) {
+        Bad = true;
+        continue;
+      }
+      std::string What = "'" + *Key + "' of task '" + *Name + "'";
+      std::optional<std::string> Text = scalar(F.getValue(), What);
+      if (!Text) {
+        Bad = true;
+        continue;
+      }
+      if (*Key == "entry") {
+        T.Entry = *Text;
+      } else if (*Key == "stack") {
+        uint64_t Value;
+        ByteCountRead Read = readByteCount(*Text, Value);
+        if (Read == ByteCountRead::OK && Value) {
+          T.StackBytes = Value;
+        } else if (Read == ByteCountRead::NotANumber &&
+                   !StringRef(*Text).trim().empty() &&
+                   !isDigit(StringRef(*Text).trim().front()) &&
+                   StringRef(*Text).trim().front() != '-') {
+          T.StackSymbol = StringRef(*Text).trim().str();
+        } else {
+          error(F.getValue(), What +
+                                  " must be a byte count above 0 or the "
+                                  "symbol of the stack array, found '" +
+                                  *Text + "'");
+          Bad = true;
+        }
+      } else if (*Key == "arena") {
+        T.Arena = StringRef(*Text).trim().str();
+      } else if (*Key == "switch-context") {
+        uint64_t Value;
+        if (readByteCount(*Text, Value) != ByteCountRead::OK) {
+          error(F.getValue(),
+                What + " must be a byte count, found '" + *Text + "'");
+          Bad = true;
+        } else {
+          T.SwitchContext = Value;
+        }
+      } else {
+        error(F.getKey(), "unknown key '" + *Key + "' for task '" + *Name +
+                              "' (expected entry, stack, switch-context or "
+                              "arena)" +
+                              didYouMean(*Key, {"entry", "stack",
+                                                "switch-context", "arena"}));
+        Bad = true;
+      }
+    }
+    if (Bad)
+      continue;
+    if (T.Entry.empty() || (!T.StackBytes && T.StackSymbol.empty())) {
+      error(KV.getValue(), "task '" + *Name + "' in target '" + Target +
+                               "' needs " +
+                               (T.Entry.empty() ? "'entry' (its function)"
+                                                : "'stack' (bytes or the "
+                                                  "stack array's symbol)"));
+      continue;
+    }
+    B.Tasks.push_back(std::move(T));
+  }
+}
+
 void PolicyReader::readAddressSpaceScopes(StringRef Target, yaml::Node *N,
                                           PolicyFields &F) {
   auto *Map = dyn_cast_or_null<yaml::MappingNode>(N);
@@ -460,6 +581,7 @@ void PolicyReader::readTarget(StringRef Name, yaml::Node *N) {
   PolicyTarget T;
   T.Name = Name.str();
   StringMap<unsigned> Keys;
+  yaml::Node *TasksNode = nullptr;
   for (yaml::KeyValueNode &KV : *Map) {
     std::optional<std::string> Key = scalar(KV.getKey(), "key");
     if (!Key || !firstTime(Keys, *Key, KV.getKey(), "in target '" + Name + "'"))
@@ -498,6 +620,23 @@ void PolicyReader::readTarget(StringRef Name, yaml::Node *N) {
                       T.Bounds.Recursion);
     } else if (*Key == "interrupt-priorities") {
       readInterruptPriorities(Name, V, T.Bounds);
+    } else if (*Key == "tasks") {
+      readTasks(Name, V, T.Bounds);
+      TasksNode = KV.getKey();
+    } else if (*Key == "rtos") {
+      if (std::optional<std::string> Rtos = scalar(V, *Key)) {
+        if (findRtosPort(*Rtos)) {
+          T.Bounds.Rtos = *Rtos;
+        } else {
+          std::vector<StringRef> Names;
+          for (const RtosPort &P : rtosPorts())
+            Names.push_back(P.Name);
+          error(V, "unknown 'rtos' '" + *Rtos + "' in target '" + Name +
+                       "' (expected " + join(Names, ", ") +
+                       "; or give each task its 'switch-context' in bytes)" +
+                       didYouMean(*Rtos, Names));
+        }
+      }
     } else if (*Key == "functions") {
       readFunctions(T, V);
     } else {
@@ -507,6 +646,15 @@ void PolicyReader::readTarget(StringRef Name, yaml::Node *N) {
                              didYouMean(*Key, Keys));
     }
   }
+  // A task's switch context: its own, else its target's RTOS port's.
+  if (TasksNode && T.Bounds.Rtos.empty())
+    for (const TaskDecl &Task : T.Bounds.Tasks)
+      if (!Task.SwitchContext)
+        error(TasksNode, "task '" + Task.Name + "' in target '" + Name +
+                             "' has no 'switch-context' and the target no "
+                             "'rtos' (the bytes its context switch pushes: "
+                             "give 'rtos: pendsv', 'freertos-cm3' or "
+                             "'freertos-cm4f', or 'switch-context: <bytes>')");
   Out.Targets.push_back(std::move(T));
 }
 

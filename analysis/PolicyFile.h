@@ -24,6 +24,11 @@
 //       interrupt-priorities: { SysTick_Handler: 2, USART1_IRQHandler: 1 }
 //                                      # who preempts whom (as the NVIC: a
 //                                      # lower number preempts a higher one)
+//       rtos: freertos-cm4f            # the switch context of its tasks
+//       tasks:                         # entry points on stacks of their own
+//         net: { entry: net_task, stack: net_stack }  # bytes or a symbol
+//         ui: { entry: ui_task, stack: 2048, switch-context: 36,
+//               arena: ui_arena }     # its SCOPEALLOC_DEFINE_TASK_ARENA
 //
 // Every field is optional; what a target leaves out comes from the layers
 // below it. Errors name the file, line and key.
@@ -46,6 +51,30 @@
 
 namespace scopealloc {
 
+/// A task of 'tasks': an entry point that runs on a stack of its own.
+struct TaskDecl {
+  std::string Name;
+  std::string Entry;                    ///< its function's symbol name
+  std::optional<uint64_t> StackBytes;   ///< 'stack' as a byte count
+  std::string StackSymbol;              ///< 'stack' as the array's symbol
+  std::optional<uint64_t> SwitchContext; ///< bytes its switcher pushes
+  /// 'arena': the name given to SCOPEALLOC_DEFINE_TASK_ARENA, whose buffer
+  /// serves the task's default-pool frames.
+  std::string Arena;
+  unsigned Line = 0;
+};
+
+/// 'rtos': the RTOS ports whose context switch the bound knows, the bytes
+/// their switcher pushes on the task's stack beyond the exception frame,
+/// without and with floating-point state. Empty Name: not found.
+struct RtosPort {
+  llvm::StringRef Name;
+  uint64_t Switch = 0, SwitchFP = 0;
+  llvm::StringRef Why; ///< where the numbers come from
+};
+llvm::ArrayRef<RtosPort> rtosPorts();
+const RtosPort *findRtosPort(llvm::StringRef Name);
+
 /// What a target declares for scopealloc-bound: bounds it checks and the
 /// depths of call cycles. Names are symbol names; in file order.
 struct BoundFields {
@@ -55,10 +84,13 @@ struct BoundFields {
   std::vector<std::pair<std::string, uint64_t>> Recursion; ///< fn -> depth
   /// Interrupt handler -> priority (lower preempts higher), with its line.
   std::vector<std::pair<std::string, int64_t>> InterruptPriorities;
+  std::vector<TaskDecl> Tasks;
+  std::string Rtos; ///< a name of rtosPorts(), or ""
 
   /// Whether a link must be checked against it.
   bool declaresBound() const {
-    return StackBound || !Entries.empty() || !PoolSizes.empty();
+    return StackBound || !Entries.empty() || !PoolSizes.empty() ||
+           !Tasks.empty();
   }
 };
 

@@ -98,6 +98,9 @@ struct Image {
   /// Pools by name: the size of buffer scopealloc_buffer_<name>, else the
   /// initial limit - base of __scopealloc_pool_<name>.
   std::map<std::string, PoolCapacity> Pools;
+  /// Defined data objects by name, with their sizes (a task's stack array,
+  /// which a policy's 'tasks' may name).
+  std::map<std::string, uint64_t> DataObjects;
   /// plan: static's regions (scopealloc.plan.<entry>): the planned
   /// frames' memory, static data rather than pool use.
   struct StaticRegion {

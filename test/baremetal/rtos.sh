@@ -14,7 +14,17 @@
 #     (scopealloc_task_identity): the first frame a task takes above
 #     another's is reported (pool, reason, the other task's top, the
 #     caller), before any buffer was corrupted;
-#  4. bad input: a partition larger than the pool is refused (ENOSPC).
+#  4. bad input: a partition larger than the pool is refused (ENOSPC);
+#  5. per-task stack bounds (rtos/policy.yaml's 'tasks', issue 47 item 3):
+#     every link is checked with the policy (no SCOPEALLOC_BOUND_CHECK=warn:
+#     each task's default-pool frames are held to its arena's buffer); each
+#     task's painted stack high-water mark is within its bound (chain +
+#     exception frame + switch context, no handler on it); a task arena
+#     too small is reported by the link; a run in which task B runs the
+#     failure path (no SysTick, no switch: a frame above task A's, the
+#     deepest chain) paints within 10% of its bound minus the context a
+#     preemption there would save; a task stack 8 bytes under its bound fails the link with the
+#     task named, one of exactly its bound links.
 #
 # Usage: test/baremetal/rtos.sh --prefix P [--out DIR]
 # Exits 77 (ctest: skipped) if qemu-system-arm is missing.
@@ -61,15 +71,28 @@ run() { # ELF -> output in ELF.out (semihosting text is on stderr), status in EL
 # The lines that must match the plain build: each task's checksum and
 # corruption count (stack high-water marks differ: the buffers are elsewhere).
 results() { sed -n 's/^\(task [A-C]: checksum [0-9]*, corrupted [0-9]* of [0-9]*\),.*/\1/p' "$1"; }
-# The link's bound check does not model tasks yet (each task's stack and
-# arena, the handlers on the main stack): it warns instead of failing.
-export SCOPEALLOC_BOUND_CHECK=warn
-sa_build() { # NAME [FLAGS...]
-  local name=$1
-  shift
-  "$cc" "${cflags[@]}" "$@" "$startup" "$src/rtos.c" "${ldflags[@]}" -o "$name.elf" 2>"$name.err" ||
-    fail "$name.elf did not build: $(cat "$name.err")"
+# The tasks of rtos.c for the link's bound check: their stacks, their
+# arenas (-DTASK_ARENAS), the switch context of a bare PendSV switcher. The
+# builds without task arenas use the same tasks without 'arena'.
+policy=$src/policy.yaml
+sed 's/, arena: task_[abc]//' "$policy" >no-arenas.yaml
+grep -q 'arena' no-arenas.yaml && fail "no-arenas.yaml still names an arena"
+sa_link() { # NAME POLICY [FLAGS...]: the status of the link, its errors in NAME.err
+  local name=$1 pol=$2
+  shift 2
+  "$cc" "${cflags[@]}" -mllvm -scope-alloc-policy="$pol" "$@" "$startup" "$src/rtos.c" \
+    "${ldflags[@]}" -o "$name.elf" 2>"$name.err"
 }
+sa_build() { # NAME POLICY [FLAGS...]
+  sa_link "$@" || fail "$1.elf did not build: $(cat "$1.err")"
+}
+bound=("$prefix/bin/scopealloc-bound" --triple=thumbv7em-none-eabi)
+# scopealloc-bound's line of task $1 in file $2: its bound.
+task_bound() {
+  sed -n "s/^task $1 (entry task_[a-c]_main): stack \([0-9]*\) bytes: chain [0-9]* + exception frame 32 + switch context 32$/\1/p" "$2"
+}
+# The painted stack high-water mark of task $1 that run $2 printed.
+painted() { sed -n "s/^task $1[ (a-z)]*:.* stack high-water \([0-9]*\)$/\1/p" "$2"; }
 
 step "1. Plain clang: every buffer on the stack"
 "$llvm/clang" "${cflags[@]}" -DPLAIN -I"$prefix/include" -c "$startup" -o plain-startup.o
@@ -82,7 +105,7 @@ results plain.elf.out >plain.results
 grep -q '^checks corrupted: 0 of 16$' plain.elf.out || fail "plain.elf found a corrupted buffer"
 
 step "2. An arena per task, switched in by PendSV_Handler"
-sa_build arenas -DTASK_ARENAS -Rpass=scope-alloc
+sa_build arenas "$policy" -DTASK_ARENAS -Rpass=scope-alloc
 for moved in "'buf' in 'round_a' (512 bytes.*moved to pool 'workspace'" \
              "'big' in 'round_b' (1024 bytes.*moved to pool 'workspace'" \
              "'dma' in 'round_b' (384 bytes.*moved to pool 'npu'" \
@@ -113,7 +136,7 @@ sum=$(( $(allocs 'start-up pool workspace') + $(allocs 'task A pool workspace') 
   fail "pool workspace counts $(allocs 'pool workspace') allocations, its shares $sum"
 
 step "3. No switch: the runtime knows the running task (scopealloc_task_identity) and nothing else"
-sa_build identity -DIDENTITY
+sa_build identity no-arenas.yaml -DIDENTITY
 run identity.elf
 [ "$(cat identity.elf.rc)" != 0 ] || fail "identity.elf ran to the end"
 grep -Eq "^scopealloc: pool (workspace|npu): frame taken while another task's frame is live in the arena \(requested [0-9]+, at 0x2000[0-9a-f]{4}, called from 0x080[0-9a-f]{5}\)$" identity.elf.out ||
@@ -126,10 +149,72 @@ step "4. A partition larger than the pool"
 sed 's/scopealloc_task_add_pool(&task_c, &__scopealloc_pool_npu, 1024)/scopealloc_task_add_pool(\&task_c, \&__scopealloc_pool_npu, 4096)/' \
   "$src/rtos.c" >too-big.c
 grep -q '__scopealloc_pool_npu, 4096' too-big.c || fail "too-big.c: the partition was not changed"
-"$cc" "${cflags[@]}" -DTASK_ARENAS -I"$src" "$startup" too-big.c "${ldflags[@]}" -o too-big.elf 2>too-big.err ||
+"$cc" "${cflags[@]}" -mllvm -scope-alloc-policy="$policy" -DTASK_ARENAS -I"$src" "$startup" too-big.c \
+  "${ldflags[@]}" -o too-big.elf 2>too-big.err ||
   fail "too-big.elf did not build: $(cat too-big.err)"
 run too-big.elf
 grep -qx 'scopealloc_task_add_pool failed' too-big.elf.out || fail "a 4096-byte partition of a 2048-byte pool was accepted"
+
+step "5. Per-task stack bounds ($policy)"
+"${bound[@]}" --policy="$policy" arenas.elf >arenas.bound || fail "scopealloc-bound failed on arenas.elf"
+sed -n '/^task /,$p' arenas.bound | sed 's/^/  /'
+# A task's chain is its own: the handlers run on the main stack.
+sed -n '/^task /,$p' arenas.bound | grep -q 'interrupt handlers on top' &&
+  fail "a handler is counted on a task's stack"
+for t in A B C; do
+  n=$(task_bound $t arenas.bound)
+  p=$(painted $t arenas.elf.out)
+  [ -n "$n" ] && [ -n "$p" ] || fail "no bound or no painted mark for task $t"
+  [ "$p" -le "$n" ] || fail "task $t painted $p bytes of stack, over its bound of $n"
+  echo "  task $t: painted high-water $p bytes, bound $n"
+done
+# Each task's default-pool use, its own and SysTick's on top, is what its
+# arena peaked at (step 2), within its arena's buffer.
+for t in A:832:1024 B:1344:1536 C:320:512; do
+  IFS=: read -r name use arena <<<"$t"
+  arena_of=$(echo "$name" | tr ABC abc)
+  grep -q "^  its arena: $arena bytes (its buffer scopealloc_task_buffer_task_$arena_of in the image), pool workspace use $use bytes$" \
+    <(sed -n "/^task $name /,/^\$/p" arenas.bound) || fail "task $name: no arena line with $use of $arena bytes"
+done
+# A task arena smaller than the task's default-pool use (its 512 bytes and
+# SysTick's 320 on top) is reported by the link, naming the task.
+SCOPEALLOC_BOUND_CHECK=warn sa_build small-arena "$policy" -DTASK_ARENAS -DTASK_A_ARENA_BYTES=256
+grep -q "warning: small-arena.elf: task 'A' (entry task_a_main, 'tasks' of target 'cortex-m4' in $policy:[0-9]*) needs 832 bytes of pool workspace, with the interrupt handlers that may preempt it (512 bytes of its own, 320 SysTick_Handler), more than its arena of 256 bytes (its buffer scopealloc_task_buffer_task_a in the image)" small-arena.err ||
+  fail "the link did not report task A's arena as too small: $(cat small-arena.err)"
+echo "  a 256-byte arena for task A: reported by the link"
+
+# The deepest chain run for real: without SysTick (-DNO_TICK) and without
+# an arena switch, task A yields holding its frame and task B's first frame
+# is taken above it, so task B runs the failure path (sa_fail_other_task
+# down to the board's hook) on its own stack, never preempted.
+sa_build deepest no-arenas.yaml -DIDENTITY -DNO_TICK
+run deepest.elf
+grep -q '^task B (reporting): stack high-water [0-9]*$' deepest.elf.out ||
+  fail "deepest.elf: task B did not report"
+"${bound[@]}" --policy=no-arenas.yaml deepest.elf >deepest.bound ||
+  fail "scopealloc-bound failed on deepest.elf"
+n=$(task_bound B deepest.bound)
+p=$(painted B deepest.elf.out)
+[ -n "$n" ] && [ -n "$p" ] || fail "no bound or no painted mark for task B"
+[ "$p" -le "$n" ] || fail "task B painted $p bytes of stack, over its bound of $n"
+# Painted while it ran (never preempted): the exception frame and the
+# switch context (32 + 32) a preemption at that depth would add.
+[ $((10 * n)) -le $((11 * (p + 64))) ] ||
+  fail "task B: bound $n is more than 10% over painted $p + 64"
+echo "  task B (the failure path): painted high-water $p bytes, + 64 = $((p + 64)), bound $n"
+
+# A stack 8 bytes under the task's bound fails the link, naming the task;
+# one of exactly its bound links.
+nb=$(task_bound B arenas.bound)
+small=$((nb - 8))
+! sa_link small-b "$policy" -DTASK_ARENAS -DSTACK_B_BYTES=$small ||
+  fail "a $small-byte stack for task B (bound $nb) linked"
+sed 's/^/  /' small-b.err | head -12
+grep -q "error: small-b.elf: task 'B' (entry task_b_main, 'tasks' of target 'cortex-m4' in $policy:[0-9]*) needs $nb bytes of stack (chain [0-9]* + exception frame 32 + switch context 32), more than its stack of $small bytes (the size of stack_b in the image); critical chain:" small-b.err ||
+  fail "the failed link did not name task B, its stack and its bound"
+[ ! -e small-b.elf ] || fail "the failed link left small-b.elf"
+sa_build exact-b "$policy" -DTASK_ARENAS -DSTACK_B_BYTES=$nb
+echo "  a $nb-byte stack for task B links; $small bytes does not"
 
 echo
 echo "rtos: PASS"

@@ -56,7 +56,10 @@ Sample sample(const SettingInfo &S) {
     return {"", S.Id == PolicySetting::StackBound  ? "64"
                 : S.Id == PolicySetting::PoolSizes ? "{sram: 64}"
                 : S.Id == PolicySetting::Recursion ? "{f: 2}"
-                                                   : "{f: 64}"};
+                : S.Id == PolicySetting::Tasks
+                    ? "{t: {entry: f, stack: 64, switch-context: 32}}"
+                : S.Id == PolicySetting::Rtos ? "pendsv"
+                                              : "{f: 64}"};
   return {"hosted", "hosted"};
 }
 
@@ -143,7 +146,8 @@ TEST(PolicySettings, PolicyFileKeys) {
         const BoundFields &B = T.Bounds;
         EXPECT_TRUE(B.StackBound || !B.Entries.empty() ||
                     !B.PoolSizes.empty() || !B.Recursion.empty() ||
-                    !B.InterruptPriorities.empty())
+                    !B.InterruptPriorities.empty() || !B.Tasks.empty() ||
+                    !B.Rtos.empty())
             << S.Key.str();
         continue;
       }

@@ -2,6 +2,7 @@
 #include "Check.h"
 #include "Output.h"
 #include "SymbolNames.h"
+#include "Tasks.h"
 #include "scopealloc/abi_constants.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -37,6 +38,8 @@ public:
                 << ") is not a function of the image\n";
     for (const EntryBound &E : B.Entries)
       checkStack(E);
+    for (const TaskBound &T : taskBounds(Img, G, S, B))
+      checkTask(T);
     for (const std::string &Pool : G.Pools)
       checkPool(Pool);
     checkReservedStack();
@@ -98,6 +101,65 @@ private:
     printChainRows(OS, G, E.Stack, /*Stack=*/true);
   }
 
+  /// A task's bound against its stack (its array's size, or 'stack').
+  void checkTask(const TaskBound &T) {
+    std::string Task = "task '" + T.Task->Name + "' (entry " +
+                       readableSymbol(T.Task->Entry) + ", " + T.Task->From +
+                       ")";
+    if (!T.Entry) {
+      error() << Task << ": its entry is not a function of the image\n";
+      return;
+    }
+    checkTaskArena(T, Task);
+    if (!T.StackProblem.empty()) {
+      error() << Task << ": " << T.StackProblem << "\n";
+      return;
+    }
+    std::string Parts = "chain " + std::to_string(T.Chain) +
+                        " + exception frame " +
+                        std::to_string(T.ExceptionFrame) +
+                        " + switch context " + std::to_string(T.SwitchContext);
+    if (!T.Bounded) {
+      error() << Task << ": the stack is unbounded under its stack of "
+              << T.StackBytes << " bytes (" << T.StackFrom
+              << "), because of:\n";
+      printCauses(*T.Entry, "stack");
+      OS << "  the known part, " << T.Bytes << " bytes (" << Parts << "):\n";
+      printChainRows(OS, G, T.Entry->Stack, /*Stack=*/true);
+      return;
+    }
+    if (T.Bytes <= T.StackBytes)
+      return;
+    Result.StackOver = true;
+    error() << Task << " needs " << T.Bytes << " bytes of stack (" << Parts
+            << "), more than its stack of " << T.StackBytes << " bytes ("
+            << T.StackFrom << "); critical chain:\n";
+    printChainRows(OS, G, T.Entry->Stack, /*Stack=*/true);
+  }
+
+  /// A task's default-pool use (its own and the handlers' that preempt
+  /// it) against its arena's buffer.
+  void checkTaskArena(const TaskBound &T, const std::string &Task) {
+    if (!T.ArenaProblem.empty()) {
+      error() << Task << ": " << T.ArenaProblem << "\n";
+      return;
+    }
+    const ResourceBound *R = T.ArenaUse;
+    if (!R || (R->Bounded && R->Bytes <= T.ArenaBytes))
+      return;
+    if (!R->Bounded) {
+      error() << Task << ": its use of pool " << R->Name
+              << " is unbounded under its arena of " << T.ArenaBytes
+              << " bytes (" << T.ArenaFrom << "), because of:\n";
+      printCauses(*T.Entry, R->Name);
+      return;
+    }
+    error() << Task << " needs " << R->Bytes << " bytes of pool " << R->Name
+            << nestedText(*R) << ", more than its arena of " << T.ArenaBytes
+            << " bytes (" << T.ArenaFrom << "); critical chain:\n";
+    printChainRows(OS, G, *R, /*Stack=*/false);
+  }
+
   /// The stack the linker script reserves against what the entries need
   /// and what the policy promises: an image whose worst case overruns its
   /// own stack, or a bound the reservation cannot keep, is an error.
@@ -122,9 +184,12 @@ private:
     // One stack: the entry that needs most of it is the error. An
     // unbounded entry's known part is what it needs at least: one that
     // does not fit is an error whatever else is unbounded.
+    // A task's entry runs on the task's stack (checkTask), not this one.
     const EntryBound *Worst = nullptr;
     for (const EntryBound &E : B.Entries)
-      if (!Worst || E.Stack.Bytes > Worst->Stack.Bytes ||
+      if (S.isTaskEntry(G.Nodes[E.Entry.Node].Name))
+        continue;
+      else if (!Worst || E.Stack.Bytes > Worst->Stack.Bytes ||
           (E.Stack.Bytes == Worst->Stack.Bytes && E.Stack.Bounded &&
            !Worst->Stack.Bounded))
         Worst = &E;
@@ -185,7 +250,7 @@ private:
     const ResourceBound *WR = nullptr;
     for (const EntryBound &E : B.Entries)
       for (const ResourceBound &R : E.Pools) {
-        if (R.Name != Pool)
+        if (R.Name != Pool || inTaskArena(Img, G, S, E, Pool))
           continue;
         if (!WR || (!R.Bounded && WR->Bounded) ||
             (R.Bounded == WR->Bounded && R.Bytes > WR->Bytes)) {
@@ -241,7 +306,8 @@ private:
     const ResourceBound *KR = nullptr;
     for (const EntryBound &Entry : B.Entries)
       for (const ResourceBound &P : Entry.Pools)
-        if (P.Name == Pool && (!KR || P.Bytes > KR->Bytes)) {
+        if (P.Name == Pool && !inTaskArena(Img, G, S, Entry, Pool) &&
+            (!KR || P.Bytes > KR->Bytes)) {
           KE = &Entry;
           KR = &P;
         }

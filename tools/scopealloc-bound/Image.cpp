@@ -387,6 +387,8 @@ private:
       }
       if (Sym.getType() != ELF::STT_OBJECT)
         continue;
+      if (Sym.st_shndx != ELF::SHN_UNDEF)
+        Img.DataObjects.emplace(Name->str(), Sym.st_size);
       if (Name->starts_with(BufferPrefix)) {
         if (Sym.st_size)
           Img.Pools[Name->drop_front(BufferPrefix.size()).str()] = {

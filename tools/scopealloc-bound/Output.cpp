@@ -3,6 +3,8 @@
 #include "FactsFormat.h"
 #include "LLVMCompat.h"
 #include "SymbolNames.h"
+#include "Scope.h"
+#include "Tasks.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -180,6 +182,30 @@ void printText(raw_ostream &OS, const Image &Img, const CallGraph &G,
     for (const Cause &C : E.Causes)
       OS << "    " << causeText(G, C) << " [" << join(C.Affects, ", ") << "]\n";
   }
+  for (const TaskBound &T : taskBounds(Img, G, S, B)) {
+    OS << "\ntask " << T.Task->Name << " (entry " << readable(T.Task->Entry)
+       << "): ";
+    if (!T.Entry) {
+      OS << "its entry is not a function of the image\n";
+      continue;
+    }
+    OS << "stack " << (T.Bounded ? "" : "unbounded, known part: ") << T.Bytes
+       << " bytes: chain " << T.Chain << " + exception frame "
+       << T.ExceptionFrame << " + switch context " << T.SwitchContext << '\n';
+    if (!T.StackProblem.empty())
+      OS << "  its stack: unknown, " << T.StackProblem << '\n';
+    else
+      OS << "  its stack: " << T.StackBytes << " bytes (" << T.StackFrom
+         << ")\n";
+    OS << "  switch context: " << T.SwitchFrom << '\n';
+    if (!T.ArenaProblem.empty())
+      OS << "  its arena: unknown, " << T.ArenaProblem << '\n';
+    else if (!T.Task->Arena.empty())
+      OS << "  its arena: " << T.ArenaBytes << " bytes (" << T.ArenaFrom
+         << "), pool " << DefaultPoolName << " use "
+         << (T.ArenaUse ? T.ArenaUse->Bytes : 0) << " bytes\n";
+    printChainRows(OS, G, T.Entry->Stack, /*Stack=*/true);
+  }
 }
 
 static json::Array chainJSON(const CallGraph &G, const ResourceBound &R) {
@@ -267,6 +293,33 @@ void printJSON(raw_ostream &OS, const Image &Img, const CallGraph &G,
                                    {"pools", std::move(Pools)},
                                    {"causes", std::move(Causes)}});
   }
+  json::Array Tasks;
+  for (const TaskBound &T : taskBounds(Img, G, S, B)) {
+    json::Object O{{"name", T.Task->Name},
+                   {"entry", T.Task->Entry},
+                   {"found", T.Entry != nullptr},
+                   {"bounded", T.Bounded},
+                   {"bytes", int64_t(T.Bytes)},
+                   {"chain", int64_t(T.Chain)},
+                   {"exception_frame", int64_t(T.ExceptionFrame)},
+                   {"switch_context", int64_t(T.SwitchContext)},
+                   {"switch_context_from", T.SwitchFrom},
+                   {"stack_bytes", T.StackProblem.empty()
+                                       ? json::Value(int64_t(T.StackBytes))
+                                       : json::Value(nullptr)},
+                   {"stack_from", T.StackProblem.empty() ? T.StackFrom
+                                                         : T.StackProblem}};
+    if (!T.Task->Arena.empty()) {
+      O["arena"] = T.Task->Arena;
+      O["arena_bytes"] = T.ArenaProblem.empty()
+                             ? json::Value(int64_t(T.ArenaBytes))
+                             : json::Value(nullptr);
+      O["arena_use"] = int64_t(T.ArenaUse ? T.ArenaUse->Bytes : 0);
+    }
+    if (T.Entry)
+      O["stack_chain"] = chainJSON(G, T.Entry->Stack);
+    Tasks.push_back(std::move(O));
+  }
   json::Array Warnings;
   for (const std::string &W : G.Warnings)
     Warnings.push_back(W);
@@ -312,6 +365,7 @@ void printJSON(raw_ostream &OS, const Image &Img, const CallGraph &G,
                                           {"from", Img.Stack.From}})
                                     : json::Value(nullptr)},
                    {"entries", std::move(Entries)},
+                   {"tasks", std::move(Tasks)},
                    {"warnings", std::move(Warnings)}};
   OS << formatv("{0:2}", json::Value(std::move(Doc))) << '\n';
 }

@@ -91,7 +91,7 @@ static cl::opt<std::string>
            cl::desc("A policy file (-scope-alloc-policy): the stack bounds, "
                     "pool sizes and recursion depths of its target that "
                     "applies ('stack-bound', 'entries', 'pool-sizes', "
-                    "'recursion', 'interrupt-priorities')"),
+                    "'recursion', 'interrupt-priorities', 'tasks', 'rtos')"),
            cl::cat(Category));
 static cl::opt<std::string>
     TargetTag("target", cl::value_desc("tag"),

@@ -18,6 +18,16 @@
  *                      partition of `npu` for B and C), switched by the
  *                      scheduler (scopealloc_task_switch)
  *   -DSTACK_BYTES=N    each task's stack (default 3072)
+ *   -DSTACK_A_BYTES=N  task A's (likewise B, C): the per-task bound's test
+ *   -DTASK_A_ARENA_BYTES=N  task A's arena (default 1024)
+ *   -DNO_TICK          no SysTick: tasks switch only when they yield (with
+ *                      -DIDENTITY task B reports a frame above task A's,
+ *                      from its own stack: the deepest chain, every run)
+ *
+ * Each task has an entry function of its own (task_a_main, ...) and a
+ * stack array of its own (stack_a, ...): what a policy's 'tasks' names
+ * (test/baremetal/rtos/policy.yaml), and what the stack bound of each task
+ * is computed and checked for.
  */
 #include <scopealloc/scope.h>
 #ifndef PLAIN
@@ -40,11 +50,23 @@
 #define TASKS 3
 #define ROUNDS 4
 #define PAINT 0xA5A5A5A5u
+#ifndef STACK_A_BYTES
+#define STACK_A_BYTES STACK_BYTES
+#endif
+#ifndef STACK_B_BYTES
+#define STACK_B_BYTES STACK_BYTES
+#endif
+#ifndef STACK_C_BYTES
+#define STACK_C_BYTES STACK_BYTES
+#endif
 
 #if defined(TASK_ARENAS)
 SCOPEALLOC_DEFINE_POOL(workspace, 512); /* start-up code's */
 SCOPEALLOC_DEFINE_POOL(npu, 2048);
-SCOPEALLOC_DEFINE_TASK_ARENA(task_a, 1024);
+#ifndef TASK_A_ARENA_BYTES
+#define TASK_A_ARENA_BYTES 1024
+#endif
+SCOPEALLOC_DEFINE_TASK_ARENA(task_a, TASK_A_ARENA_BYTES);
 SCOPEALLOC_DEFINE_TASK_ARENA(task_b, 1536);
 SCOPEALLOC_DEFINE_TASK_ARENA(task_c, 512);
 #elif !defined(PLAIN)
@@ -58,13 +80,16 @@ typedef struct tcb {
   volatile uint32_t runs; /* times switched in */
   uint32_t checksum, checks, corrupted;
   uint32_t *stack;
+  uint32_t stack_bytes;
   volatile int done;
 #ifdef TASK_ARENAS
   scopealloc_task *arena;
 #endif
 } tcb;
 
-static uint32_t stacks[TASKS][STACK_BYTES / 4] __attribute__((aligned(8)));
+uint32_t stack_a[STACK_A_BYTES / 4] __attribute__((aligned(8)));
+uint32_t stack_b[STACK_B_BYTES / 4] __attribute__((aligned(8)));
+uint32_t stack_c[STACK_C_BYTES / 4] __attribute__((aligned(8)));
 static tcb tasks[TASKS];
 tcb *volatile current; /* read by PendSV_Handler */
 static volatile uint32_t ticks, finished, tick_sum;
@@ -190,9 +215,9 @@ __attribute__((noinline)) static void round_c(tcb *me, uint32_t seed) {
 
 static size_t stack_high_water(const tcb *t) {
   size_t i = 0;
-  while (i < STACK_BYTES / 4 && t->stack[i] == PAINT)
+  while (i < t->stack_bytes / 4 && t->stack[i] == PAINT)
     i++;
-  return STACK_BYTES - i * 4;
+  return t->stack_bytes - i * 4;
 }
 
 static void finish(void) {
@@ -260,12 +285,15 @@ static void finish(void) {
   board_exit(corrupted ? 2 : 0);
 }
 
-static void task_main(tcb *me) {
+/* The body of every task, inlined into each task's entry with its index a
+ * constant: each entry calls its own round only. */
+static inline __attribute__((always_inline)) void task_run(uint32_t index) {
+  tcb *me = &tasks[index];
   for (uint32_t r = 0; r < ROUNDS; r++) {
-    uint32_t seed = (uint32_t)(me - tasks) * 1000u + r;
-    if (me == &tasks[0])
+    uint32_t seed = index * 1000u + r;
+    if (index == 0)
       round_a(me, seed);
-    else if (me == &tasks[1])
+    else if (index == 1)
       round_b(me, seed);
     else
       round_c(me, seed);
@@ -277,17 +305,24 @@ static void task_main(tcb *me) {
     yield(); /* the others run on; this one is never picked again */
 }
 
-/* A new task's stack: the exception frame PendSV_Handler returns through
- * (r0 = the task's tcb, pc = task_main, xPSR Thumb) below r4-r11. */
-static void task_create(tcb *t, const char *name, uint32_t *stack) {
+/* The tasks' entry points (a policy's 'tasks' names them). */
+__attribute__((noinline)) void task_a_main(void) { task_run(0); }
+__attribute__((noinline)) void task_b_main(void) { task_run(1); }
+__attribute__((noinline)) void task_c_main(void) { task_run(2); }
+
+/* A new task's stack, painted: the exception frame PendSV_Handler returns
+ * through (pc = the task's entry, xPSR Thumb) below r4-r11. */
+static void task_create(tcb *t, const char *name, uint32_t *stack,
+                        uint32_t bytes, void (*entry)(void)) {
   t->name = name;
   t->stack = stack;
-  for (uint32_t i = 0; i < STACK_BYTES / 4; i++)
+  t->stack_bytes = bytes;
+  for (uint32_t i = 0; i < bytes / 4; i++)
     stack[i] = PAINT;
-  uint32_t *sp = stack + STACK_BYTES / 4 - 16;
-  sp[8] = (uint32_t)(uintptr_t)t;                /* r0 */
-  sp[13] = 0;                                    /* lr */
-  sp[14] = (uint32_t)(uintptr_t)task_main & ~1u; /* pc */
+  uint32_t *sp = stack + bytes / 4 - 16;
+  sp[8] = 0;                                 /* r0 */
+  sp[13] = 0;                                /* lr */
+  sp[14] = (uint32_t)(uintptr_t)entry & ~1u; /* pc */
   sp[15] = 0x01000000u;                          /* xPSR */
   t->sp = sp;
 }
@@ -303,6 +338,8 @@ static void put_hex(uintptr_t v) {
 }
 
 void scopealloc_freestanding_failure(const scopealloc_failure *f) {
+  /* The report ends the run: no handler's report in the middle of it. */
+  __asm__ volatile("cpsid i" ::: "memory");
   board_puts("scopealloc: pool ");
   board_puts(f->pool ? f->pool : "?");
   board_puts(": ");
@@ -324,14 +361,26 @@ void scopealloc_freestanding_failure(const scopealloc_failure *f) {
   board_puts(" of ");
   board_put_uint(checks);
   board_puts("\n");
+  /* Reported in thread mode (IPSR 0): the running task's stack now holds
+   * the failure path down to this hook and board_put_uint. */
+  uint32_t ipsr;
+  __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
+  for (int i = 0; i < TASKS; i++) {
+    board_puts("task ");
+    board_puts(tasks[i].name);
+    board_puts(!ipsr && current == &tasks[i] ? " (reporting)" : "");
+    board_puts(": stack high-water ");
+    board_put_uint((uint32_t)stack_high_water(&tasks[i]));
+    board_puts("\n");
+  }
   board_exit(3);
 }
 #endif
 
 int main(void) {
-  task_create(&tasks[0], "A", stacks[0]);
-  task_create(&tasks[1], "B", stacks[1]);
-  task_create(&tasks[2], "C", stacks[2]);
+  task_create(&tasks[0], "A", stack_a, sizeof stack_a, task_a_main);
+  task_create(&tasks[1], "B", stack_b, sizeof stack_b, task_b_main);
+  task_create(&tasks[2], "C", stack_c, sizeof stack_c, task_c_main);
 #ifdef TASK_ARENAS
   tasks[0].arena = &task_a;
   tasks[1].arena = &task_b;
@@ -348,7 +397,9 @@ int main(void) {
   __asm__ volatile("msr psp, %0" : : "r"(0));
   SYST_RVR = 20000;
   SYST_CVR = 0;
+#ifndef NO_TICK
   SYST_CSR = 7; /* enable, interrupt, processor clock */
+#endif
   yield();      /* the first task starts; main never runs again */
   for (;;)
     ;

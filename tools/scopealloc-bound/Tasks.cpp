@@ -1,0 +1,88 @@
+//===- Tasks.cpp - The stack bound of each task of a policy ---------------===//
+#include "Tasks.h"
+#include "PolicyFile.h"
+#include "Scope.h"
+
+#include "llvm/Support/MathExtras.h"
+
+namespace scopealloc {
+namespace bound {
+
+std::string taskArenaBuffer(llvm::StringRef Arena) {
+  return ("scopealloc_task_buffer_" + Arena).str();
+}
+
+bool inTaskArena(const Image &Img, const CallGraph &G, const Settings &S,
+                 const EntryBound &E, llvm::StringRef Pool) {
+  const Settings::Task *T = S.taskOfEntry(G.Nodes[E.Entry.Node].Name);
+  return T && !T->Arena.empty() && Pool == DefaultPoolName &&
+         Img.DataObjects.count(taskArenaBuffer(T->Arena));
+}
+
+std::vector<TaskBound> taskBounds(const Image &Img, const CallGraph &G,
+                                  const Settings &S, const Bounds &B) {
+  std::vector<TaskBound> Out;
+  for (const Settings::Task &T : S.Tasks) {
+    TaskBound R;
+    R.Task = &T;
+    for (const EntryBound &E : B.Entries)
+      if (G.Nodes[E.Entry.Node].Name == T.Entry)
+        R.Entry = &E;
+    if (R.Entry) {
+      R.Chain = R.Entry->Stack.Bytes;
+      R.Bounded = R.Entry->Stack.Bounded;
+    }
+    R.ExceptionFrame = S.ExceptionFrame;
+    bool FP = !Img.FloatingPoint.empty();
+    if (T.SwitchContext) {
+      R.SwitchContext = *T.SwitchContext;
+      R.SwitchFrom = "its 'switch-context'";
+    } else if (const RtosPort *P = findRtosPort(T.Rtos)) {
+      R.SwitchContext = FP ? P->SwitchFP : P->Switch;
+      R.SwitchFrom = ("'rtos: " + P->Name + "'" +
+                      (FP && P->SwitchFP != P->Switch ? ", with FP state"
+                                                      : "") +
+                      ": " + P->Why)
+                         .str();
+    }
+    bool Over = false;
+    R.Bytes = llvm::SaturatingAdd(R.Chain, R.ExceptionFrame, &Over);
+    R.Bytes = llvm::SaturatingAdd(R.Bytes, R.SwitchContext, &Over);
+    R.Bounded &= !Over;
+    if (T.StackBytes) {
+      R.StackBytes = T.StackBytes;
+      R.StackFrom = "'stack' " + T.From;
+    } else if (auto It = Img.DataObjects.find(T.StackSymbol);
+               It != Img.DataObjects.end() && It->second) {
+      R.StackBytes = It->second;
+      R.StackFrom = "the size of " + T.StackSymbol + " in the image";
+    } else {
+      R.StackProblem = "its stack array '" + T.StackSymbol + "' (" + T.From +
+                       ") is not a " +
+                       (It == Img.DataObjects.end() ? "" : "sized ") +
+                       "data symbol of the image";
+    }
+    if (!T.Arena.empty()) {
+      std::string Buffer = taskArenaBuffer(T.Arena);
+      auto It = Img.DataObjects.find(Buffer);
+      if (It == Img.DataObjects.end() || !It->second) {
+        R.ArenaProblem = "its arena '" + T.Arena + "' (" + T.From +
+                         ") has no buffer " + Buffer +
+                         " in the image (SCOPEALLOC_DEFINE_TASK_ARENA(" +
+                         T.Arena + ", <bytes>) defines it)";
+      } else {
+        R.ArenaBytes = It->second;
+        R.ArenaFrom = "its buffer " + Buffer + " in the image";
+      }
+      if (R.Entry)
+        for (const ResourceBound &P : R.Entry->Pools)
+          if (P.Name == DefaultPoolName)
+            R.ArenaUse = &P;
+    }
+    Out.push_back(std::move(R));
+  }
+  return Out;
+}
+
+} // namespace bound
+} // namespace scopealloc

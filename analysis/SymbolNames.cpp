@@ -1,5 +1,6 @@
 //===- SymbolNames.cpp - Function names as people read them ---------------===//
 #include "SymbolNames.h"
+#include "LLVMCompat.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -51,7 +52,7 @@ static std::optional<std::string> unescapeRustIdentifier(StringRef Id) {
     }
     unsigned Code;
     if (!Escape.consume_front("u") || Escape.empty() ||
-        any_of(Escape, [](char C) { return isUpper(C); }) ||
+        any_of(Escape, [](char C) { return C >= 'A' && C <= 'Z'; }) ||
         Escape.getAsInteger(16, Code) || Code < 0x20 || Code > 0x7e)
       return std::nullopt; // (only ASCII is escaped this way in symbols)
     Out += static_cast<char>(Code);

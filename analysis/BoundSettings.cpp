@@ -90,14 +90,18 @@ void addTargetBounds(const PolicyTarget &T, StringRef Path, Settings &S) {
   for (const auto &[Handler, Level] : B.InterruptPriorities)
     S.InterruptPriorities[Handler] = {Level, "'interrupt-priorities' " + In};
   for (const TaskDecl &D : B.Tasks) {
-    Settings::Task T{D.Name,        D.Entry, D.StackBytes.value_or(0),
-                     D.StackSymbol, D.SwitchContext, B.Rtos,
-                     "'tasks' " + In + (D.Line ? ":" + std::to_string(D.Line)
-                                                : std::string()),
-                     D.Arena};
-    llvm::erase_if(S.Tasks, [&](const Settings::Task &Old) {
-      return Old.Name == T.Name;
-    });
+    Settings::Task T{
+        D.Name,
+        D.Entry,
+        D.StackBytes.value_or(0),
+        D.StackSymbol,
+        D.SwitchContext,
+        B.Rtos,
+        "'tasks' " + In +
+            (D.Line ? ":" + std::to_string(D.Line) : std::string()),
+        D.Arena};
+    llvm::erase_if(
+        S.Tasks, [&](const Settings::Task &Old) { return Old.Name == T.Name; });
     if (!llvm::is_contained(S.Entries, T.Entry))
       S.Entries.push_back(T.Entry);
     S.Tasks.push_back(std::move(T));

@@ -69,11 +69,11 @@ struct Settings {
   /// RTOS's tasks on PSP); no interrupt handler nests on them.
   struct Task {
     std::string Name, Entry;
-    uint64_t StackBytes = 0;   ///< 0: the size of StackSymbol in the image
+    uint64_t StackBytes = 0; ///< 0: the size of StackSymbol in the image
     std::string StackSymbol;
     std::optional<uint64_t> SwitchContext; ///< else the RTOS port's
     std::string Rtos;
-    std::string From; ///< "'tasks' of target 'm4' in p.yaml"
+    std::string From;  ///< "'tasks' of target 'm4' in p.yaml"
     std::string Arena; ///< its SCOPEALLOC_DEFINE_TASK_ARENA's name, or ""
   };
   std::vector<Task> Tasks;

@@ -550,7 +550,7 @@ private:
       std::optional<unsigned> Found = functionNamed(Name);
       if (Found)
         addEntry(*Found,
-                 S.isTaskEntry(Name)            ? "policy task entry"
+                 S.isTaskEntry(Name)           ? "policy task entry"
                  : S.PolicyEntries.count(Name) ? "policy entry"
                                                : "option",
                  C::PerThread, false, /*Declared=*/true);

@@ -379,8 +379,7 @@ void PolicyReader::readInterruptPriorities(StringRef Target, yaml::Node *N,
 /// with FP state: exceptionFrame in TargetStack.h) comes on top.
 ArrayRef<RtosPort> rtosPorts() {
   static const RtosPort Ports[] = {
-      {"pendsv", 32, 32,
-       "a bare PendSV switcher that pushes r4-r11 (8 words)"},
+      {"pendsv", 32, 32, "a bare PendSV switcher that pushes r4-r11 (8 words)"},
       {"freertos-cm3", 32, 32,
        "FreeRTOS portable/GCC/ARM_CM3/port.c xPortPendSVHandler: stmdb "
        "r0!, {r4-r11}"},

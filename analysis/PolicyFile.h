@@ -54,9 +54,9 @@ namespace scopealloc {
 /// A task of 'tasks': an entry point that runs on a stack of its own.
 struct TaskDecl {
   std::string Name;
-  std::string Entry;                    ///< its function's symbol name
-  std::optional<uint64_t> StackBytes;   ///< 'stack' as a byte count
-  std::string StackSymbol;              ///< 'stack' as the array's symbol
+  std::string Entry;                     ///< its function's symbol name
+  std::optional<uint64_t> StackBytes;    ///< 'stack' as a byte count
+  std::string StackSymbol;               ///< 'stack' as the array's symbol
   std::optional<uint64_t> SwitchContext; ///< bytes its switcher pushes
   /// 'arena': the name given to SCOPEALLOC_DEFINE_TASK_ARENA, whose buffer
   /// serves the task's default-pool frames.

@@ -186,13 +186,14 @@ private:
     // does not fit is an error whatever else is unbounded.
     // A task's entry runs on the task's stack (checkTask), not this one.
     const EntryBound *Worst = nullptr;
-    for (const EntryBound &E : B.Entries)
+    for (const EntryBound &E : B.Entries) {
       if (S.isTaskEntry(G.Nodes[E.Entry.Node].Name))
         continue;
-      else if (!Worst || E.Stack.Bytes > Worst->Stack.Bytes ||
+      if (!Worst || E.Stack.Bytes > Worst->Stack.Bytes ||
           (E.Stack.Bytes == Worst->Stack.Bytes && E.Stack.Bounded &&
            !Worst->Stack.Bounded))
         Worst = &E;
+    }
     if (!Worst || Worst->Stack.Bytes <= R.Bytes)
       return;
     if (!Worst->Stack.Bounded) {

@@ -2,8 +2,8 @@
 #include "Output.h"
 #include "FactsFormat.h"
 #include "LLVMCompat.h"
-#include "SymbolNames.h"
 #include "Scope.h"
+#include "SymbolNames.h"
 #include "Tasks.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -295,20 +295,20 @@ void printJSON(raw_ostream &OS, const Image &Img, const CallGraph &G,
   }
   json::Array Tasks;
   for (const TaskBound &T : taskBounds(Img, G, S, B)) {
-    json::Object O{{"name", T.Task->Name},
-                   {"entry", T.Task->Entry},
-                   {"found", T.Entry != nullptr},
-                   {"bounded", T.Bounded},
-                   {"bytes", int64_t(T.Bytes)},
-                   {"chain", int64_t(T.Chain)},
-                   {"exception_frame", int64_t(T.ExceptionFrame)},
-                   {"switch_context", int64_t(T.SwitchContext)},
-                   {"switch_context_from", T.SwitchFrom},
-                   {"stack_bytes", T.StackProblem.empty()
-                                       ? json::Value(int64_t(T.StackBytes))
-                                       : json::Value(nullptr)},
-                   {"stack_from", T.StackProblem.empty() ? T.StackFrom
-                                                         : T.StackProblem}};
+    json::Object O{
+        {"name", T.Task->Name},
+        {"entry", T.Task->Entry},
+        {"found", T.Entry != nullptr},
+        {"bounded", T.Bounded},
+        {"bytes", int64_t(T.Bytes)},
+        {"chain", int64_t(T.Chain)},
+        {"exception_frame", int64_t(T.ExceptionFrame)},
+        {"switch_context", int64_t(T.SwitchContext)},
+        {"switch_context_from", T.SwitchFrom},
+        {"stack_bytes", T.StackProblem.empty()
+                            ? json::Value(int64_t(T.StackBytes))
+                            : json::Value(nullptr)},
+        {"stack_from", T.StackProblem.empty() ? T.StackFrom : T.StackProblem}};
     if (!T.Task->Arena.empty()) {
       O["arena"] = T.Task->Arena;
       O["arena_bytes"] = T.ArenaProblem.empty()

@@ -39,11 +39,11 @@ std::vector<TaskBound> taskBounds(const Image &Img, const CallGraph &G,
       R.SwitchFrom = "its 'switch-context'";
     } else if (const RtosPort *P = findRtosPort(T.Rtos)) {
       R.SwitchContext = FP ? P->SwitchFP : P->Switch;
-      R.SwitchFrom = ("'rtos: " + P->Name + "'" +
-                      (FP && P->SwitchFP != P->Switch ? ", with FP state"
-                                                      : "") +
-                      ": " + P->Why)
-                         .str();
+      R.SwitchFrom =
+          ("'rtos: " + P->Name + "'" +
+           (FP && P->SwitchFP != P->Switch ? ", with FP state" : "") + ": " +
+           P->Why)
+              .str();
     }
     bool Over = false;
     R.Bytes = llvm::SaturatingAdd(R.Chain, R.ExceptionFrame, &Over);

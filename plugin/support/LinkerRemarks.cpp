@@ -1,5 +1,6 @@
 //===- LinkerRemarks.cpp - Remarks at an lld link, as clang prints them ---===//
 #include "support/LinkerRemarks.h"
+#include "LLVMCompat.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/IR/DiagnosticHandler.h"

@@ -53,6 +53,11 @@ TEST(ThreadExit, TwoThousandThreadsLeaveNothingBehind) {
   const ProcessMemory before = ReadProcessMemory();
   const sa_process_totals totals_before = ProcessTotals();
   ASSERT_GT(before.vm_rss, 0u) << "cannot read /proc/self/status";
+  // glibc's own caches, and the arena cache, which may hold fewer arenas
+  // at `before` than later (up to kAtOnce; each arena is a few mappings:
+  // its guards, committed and reserved parts, its alternate signal stack).
+  // A leak of one mapping per thread still passes it within 200 threads.
+  constexpr size_t kMappingSlack = 8 + 6 * kAtOnce;
 
   for (int done = 0; done < kThreads; done += kAtOnce) {
     batch(kAtOnce);
@@ -60,7 +65,8 @@ TEST(ThreadExit, TwoThousandThreadsLeaveNothingBehind) {
       ProcessMemory now = ReadProcessMemory();
       ASSERT_LT(now.vm_size, before.vm_size + 512 * MiB) << "after " << done;
       ASSERT_LT(now.vm_rss, before.vm_rss + 32 * MiB) << "after " << done;
-      ASSERT_LE(now.mappings, before.mappings + 8) << "after " << done;
+      ASSERT_LE(now.mappings, before.mappings + kMappingSlack)
+          << "after " << done;
       // Every arena mapped is a live thread's or in the cache, which
       // holds at most one per thread that ran at once.
       const sa_process_totals now_totals = ProcessTotals();
@@ -74,7 +80,7 @@ TEST(ThreadExit, TwoThousandThreadsLeaveNothingBehind) {
   const ProcessMemory after = ReadProcessMemory();
   EXPECT_LT(after.vm_size, before.vm_size + 512 * MiB);
   EXPECT_LT(after.vm_rss, before.vm_rss + 32 * MiB);
-  EXPECT_LE(after.mappings, before.mappings + 8);
+  EXPECT_LE(after.mappings, before.mappings + kMappingSlack);
 
   const sa_process_totals totals = ProcessTotals();
   EXPECT_EQ(totals.reservations - totals.cached,

@@ -88,7 +88,7 @@ if [ "${1:-}" != "--one" ]; then
     esac
   done
   export FZ_PREFIX=$prefix FZ_KEEP=$keep FZ_WORK=$work LLVM_BIN FZ_SANITIZE=$sanitize \
-         FZ_RUN_TIMEOUT=${FUZZ_RUN_TIMEOUT:-10} FZ_BUILDS=$only
+         FZ_RUN_TIMEOUT=${FUZZ_RUN_TIMEOUT:-60} FZ_BUILDS=$only
   n=$(echo "$seed_list" | wc -w)
   echo "differential: $n seeds ($seeds), $jobs jobs, wrapper $prefix/bin/scopealloc-clang${only:+, builds ref-O2,$only}"
   fz_run_seeds differential "$0" "$seed_list" "$seeds" "$jobs" "programs kept in $keep"

@@ -44,7 +44,7 @@
 #               always built. sa-O0-0's "the pool was used" check applies only
 #               when it is built.
 # Environment: LLVM_BIN (default /usr/lib/llvm-22/bin), FUZZ_RUN_TIMEOUT
-# (seconds per run, default 10).
+# (seconds per run, default 60).
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)

@@ -3,9 +3,11 @@
 # ctest tests llvm<N>-build and llvm<N>-<suite> run it:
 #
 #   llvm-matrix.sh build <major> <source-dir> <build-dir>
-#       configures <build-dir> for /usr/lib/llvm-<major>, builds everything
-#       (the plugin, scopealloc-bound and the wrappers on LLVM <major>'s
-#       clang Driver library, the runtimes, the tests) and installs it into
+#       configures <build-dir> for /usr/lib/llvm-<major>, builds what its
+#       suites need (the plugin, scopealloc-bound and the wrappers on LLVM
+#       <major>'s clang Driver library, the runtimes, the tests; with
+#       SCOPEALLOC_SUITE_FULL=1, set by scripts/test.sh --full, also the
+#       benchmarks and the fuzzer from 17 on) and installs it into
 #       <build-dir>/test-install. The runtime's compiler is LLVM <major>'s
 #       clang from 17 on (CMakeLists.txt), LLVM 22's before.
 #   llvm-matrix.sh lit <major> <source-dir> <build-dir>
@@ -32,22 +34,28 @@ lit=$llvm/bin/lit
 [ -x "$lit" ] || lit=$llvm/build/utils/lit/lit.py
 case $step in
 build)
-  if [ ! -f "$build/build.ninja" ]; then
-    if [ "$major" -lt 17 ]; then
-      # lit, unit, runtime and e2e only: no benchmarks, no fuzzer.
-      opts=(-DCMAKE_C_COMPILER=/usr/lib/llvm-22/bin/clang
-        -DSCOPEALLOC_BUILD_BENCH=OFF -DSCOPEALLOC_BUILD_FUZZERS=OFF)
-    else
-      # Every suite, in less time than the primary's (docs/llvm-versions.md):
-      # the real-world packages without their AddressSanitizer builds, and
-      # half the fuzz runs, with other seeds than the primary's.
-      opts=(-DSCOPEALLOC_REALWORLD_ASAN=OFF
-        -DSCOPEALLOC_FUZZ_STRESS_SEEDS=301-450 -DSCOPEALLOC_FUZZ_DIFFERENTIAL_SEEDS=101-150
-        -DSCOPEALLOC_FUZZ_BOUND_RUNS=40000)
-    fi
-    cmake -S "$src" -B "$build" -G Ninja -DLLVM_DIR="$llvm/lib/cmake/llvm" \
-      "${opts[@]}" -DCMAKE_BUILD_TYPE=Release -DSCOPEALLOC_ENABLE_MLIR=OFF >/dev/null
+  if [ "$major" -lt 17 ]; then
+    # lit, unit and e2e only: the runtime is the primary's compiler's
+    # (LLVM 22's clang), so its tests, the benchmarks and the fuzzer are
+    # not built again.
+    opts=(-DCMAKE_C_COMPILER=/usr/lib/llvm-22/bin/clang -DSCOPEALLOC_BUILD_RUNTIME_TESTS=OFF
+      -DSCOPEALLOC_BUILD_BENCH=OFF -DSCOPEALLOC_BUILD_FUZZERS=OFF)
+  elif [ "${SCOPEALLOC_SUITE_FULL:-0}" = 1 ]; then
+    # scripts/test.sh --full: every suite, in less time than the primary's
+    # (docs/llvm-versions.md): the real-world packages without their
+    # AddressSanitizer builds, and half the fuzz runs, with other seeds
+    # than the primary's.
+    opts=(-DSCOPEALLOC_BUILD_BENCH=ON -DSCOPEALLOC_BUILD_FUZZERS=ON -DSCOPEALLOC_REALWORLD_ASAN=OFF
+      -DSCOPEALLOC_FUZZ_STRESS_SEEDS=301-450 -DSCOPEALLOC_FUZZ_DIFFERENTIAL_SEEDS=101-150
+      -DSCOPEALLOC_FUZZ_BOUND_RUNS=40000)
+  else
+    # The default run: runtime, unit, lit, e2e and baremetal (test/CMakeLists.txt).
+    opts=(-DSCOPEALLOC_BUILD_BENCH=OFF -DSCOPEALLOC_BUILD_FUZZERS=OFF -DSCOPEALLOC_REALWORLD_ASAN=OFF)
   fi
+  # Configured every time (a few seconds): a tree made for the default run
+  # is turned into the full one and back.
+  cmake -S "$src" -B "$build" -G Ninja -DLLVM_DIR="$llvm/lib/cmake/llvm" \
+    "${opts[@]}" -DCMAKE_BUILD_TYPE=Release -DSCOPEALLOC_ENABLE_MLIR=OFF >/dev/null
   # Two jobs: the machines the suite runs on have two cores.
   cmake --build "$build" -j 2
   cmake --install "$build" --prefix "$build/test-install" >/dev/null

@@ -1,0 +1,305 @@
+"""TVM's kernels run on a microcontroller (QEMU netduinoplus2, Cortex-M4F),
+through the C harness scopealloc_tvm.micro_harness writes (docs/tvm.md).
+
+  python check_micro.py --prefix <ScopeAlloc install> --work <dir> [--only NAME]
+
+For each model (test/tvm-model's net, and dwnet.py's depthwise-separable
+block) and each policy:
+
+  micro  limit 0 (-scope-alloc-max-stack-alloca=0), pool workspace;
+  npu    examples/npu-policy.yaml, target ethos-u55: everything in pool
+         npu_sram, which the harness places in the linker script's
+         .npu_sram section (SRAM2);
+
+TVM builds the model for thumbv7em-none-eabi (the llvm target, and the
+`c` target for the first model under micro), scopealloc_tvm.fcompile(...,
+output_format="a") compiles its code into an archive, micro_harness writes
+the harness, and scopealloc-clang links startup.c, the harness and the
+archive with micro.ld. A first link gives scopealloc-bound's worst cases;
+the harness is written again with each pool of exactly that size, and the
+link checks it against a policy holding those pool-sizes and the stack
+bound. QEMU runs the image. Required:
+
+  - the output equal to host TVM's (its Relax VM) bit for bit, or, where
+    the harness's expf stands in for the C library's (softmax), within
+    4 ulp; each call's result compared with host TVM's by hash;
+  - the stack's painted high-water mark within the bound of Reset_Handler
+    (its own chain), each packed call's painted stack within the bound of
+    its __tvm_ffi_ function;
+  - each pool's peak equal to what the link check sized, less the arrays of
+    TVM's error paths (__tvm_set_raised_*), which a run without an error
+    does not reach;
+  - npu: no buffer left on the stack (the remarks), pool npu_sram in
+    .npu_sram.
+
+Prints the figures per build; exits non-zero on the first difference, 77
+when qemu-system-arm is missing.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+M4_TARGET = {"kind": "llvm", "mtriple": "thumbv7em-none-eabi", "mcpu": "cortex-m4",
+             "mfloat-abi": "hard"}
+M4 = ["--target=thumbv7em-none-eabi", "-mcpu=cortex-m4", "-mfloat-abi=hard"]
+QEMU = ["qemu-system-arm", "-M", "netduinoplus2", "-display", "none", "-serial", "null",
+        "-monitor", "none", "-semihosting-config", "enable=on,target=native", "-kernel"]
+ULP_TOLERANCE = 4
+
+
+def fail(msg):
+    print(f"FAIL: {msg}", flush=True)
+    sys.exit(1)
+
+
+def run(cmd, **kw):
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, **kw)
+    if proc.returncode != 0:
+        fail(f"{' '.join(cmd)} exited with {proc.returncode}:\n{proc.stdout}")
+    return proc.stdout
+
+
+def fnv1a(data):
+    h = 2166136261
+    for b in data:
+        h = ((h ^ b) * 16777619) & 0xFFFFFFFF
+    return h
+
+
+def host_reference(mod, args):
+    """Host TVM (llvm target, Relax VM): the output and, per packed call of
+    a TIR kernel, the hash of its result (its last argument)."""
+    import tvm
+    from tvm import relax
+
+    ex = relax.build(mod, tvm.target.Target("llvm"))
+    vm = relax.VirtualMachine(ex, tvm.cpu())
+    hashes = []
+
+    def instrument(func, symbol, before, ret, *call_args):
+        if not before and not symbol.startswith("vm.") and call_args:
+            hashes.append((symbol, fnv1a(call_args[-1].numpy().tobytes())))
+        return 0
+
+    vm.set_instrument(instrument)
+    out = vm["forward"](*[tvm.runtime.tensor(a) for a in args]).numpy()
+    return out, hashes
+
+
+def ulps(a, b):
+    ia = a.view(np.int32).astype(np.int64)
+    ib = b.view(np.int32).astype(np.int64)
+    ia = np.where(ia < 0, -(ia & 0x7FFFFFFF), ia)
+    ib = np.where(ib < 0, -(ib & 0x7FFFFFFF), ib)
+    return np.abs(ia - ib)
+
+
+def policy_text(variant, bounds=None):
+    """The policy of the harness's compile and of the link (with bounds)."""
+    if variant == "npu":
+        text = open(os.path.join(ROOT, "examples", "npu-policy.yaml")).read()
+        tag = "ethos-u55"
+    else:
+        text = ("version: 1\ntargets:\n  tvm-micro:\n    max-stack-alloca: 0\n"
+                "    frame-budget: 0\n")
+        tag = "tvm-micro"
+    if bounds:
+        stack, pools = bounds
+        text = text.rstrip("\n") + "\n" + f"    stack-bound: {stack}\n" + \
+            "    pool-sizes: { " + ", ".join(f"{p}: {b}" for p, b in pools.items()) + " }\n"
+    return text, tag
+
+
+def bound(prefix, elf, entries):
+    out = run([os.path.join(prefix, "bin", "scopealloc-bound"), "--json"] +
+              [f"--entry={e}" for e in entries] + [elf])
+    return {e["function"]: e for e in json.loads(out)["entries"]}
+
+
+def build_variant(a, scopealloc_tvm, model, args, host, variant, kind, work):
+    """One model under one policy and target, on QEMU: returns its row."""
+    name = f"{model.__name__}-{variant}-{kind}"
+    d = os.path.join(work, name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    mod, params = model.relax_module()
+    target = M4_TARGET if kind == "llvm" else {"kind": "c", "mcpu": "cortex-m4"}
+    h = scopealloc_tvm.micro_harness(mod, args[1:], args[:1], target)
+    cc = os.path.join(a.prefix, "bin", "scopealloc-clang")
+    policy_file = os.path.join(d, "policy.yaml")
+    text, tag = policy_text(variant)
+    with open(policy_file, "w") as f:
+        f.write(text)
+    # TVM's code: the kernels under the policy itself (npu: the example file).
+    if variant == "npu":
+        kpolicy = dict(policy=os.path.join(ROOT, "examples", "npu-policy.yaml"),
+                       target_tag="ethos-u55")
+    else:
+        kpolicy = dict(max_stack_alloca=0)
+    f = scopealloc_tvm.fcompile(options=M4 + ["-ffreestanding"], output_format="a",
+                                quiet=True, **kpolicy)
+    archive = os.path.join(d, "model.a")
+    h.executable.export_library(archive, fcompile=f, workspace_dir=d)
+    log = "".join(f.log)
+    stayed = re.search(r"stay on the stack: (\d+) buffer", log)
+    pool = "npu_sram" if variant == "npu" else "workspace"
+    sections = {"npu_sram": ".npu_sram"} if variant == "npu" else {}
+    flags = ["-mllvm", f"-scope-alloc-policy={policy_file}", "-mllvm",
+             f"-scope-alloc-target={tag}"]
+    inc = [f"-I{p}" for p in h.include_dirs()]
+    startup = os.path.join(d, "startup.o")
+    run([cc] + M4 + ["-ffreestanding", "-O2", "-mllvm", "-scope-alloc-facts-only", "-c",
+                     os.path.join(HERE, "startup.c"), "-o", startup])
+    entries = ["Reset_Handler"] + sorted({c["symbol"] for c in h.calls})
+
+    def link(pools, elf, link_flags):
+        src = os.path.join(d, "harness.c")
+        h.write(src, pools=pools, sections=sections)
+        obj = os.path.join(d, "harness.o")
+        remarks = run([cc] + M4 + ["-ffreestanding", "-O2"] + inc + flags +
+                      ["-Rpass=scope-alloc", "-c", src, "-o", obj])
+        run([cc] + M4 + ["-nostdlib", "-T", os.path.join(HERE, "micro.ld"),
+                         "-Wl,--gc-sections"] + link_flags + [startup, obj, archive,
+                                                              "-o", elf])
+        return remarks
+
+    # 1. Generous pools: what do the bounds say?
+    first = os.path.join(d, "sizing.elf")
+    link({pool: 16384}, first, flags)
+    b = bound(a.prefix, first, entries)
+    reset = b["Reset_Handler"]
+    sized = {p: v["bytes"] for p, v in reset["pools"].items() if v["bounded"]}
+    if not reset["stack"]["bounded"] or pool not in sized:
+        fail(f"{name}: Reset_Handler is not bounded: {json.dumps(reset)[:2000]}")
+    # 2. Pools of exactly that size, and a link that checks them.
+    bounded_text, _ = policy_text(variant, (reset["stack"]["bytes"], sized))
+    checked_policy = os.path.join(d, "policy-bounds.yaml")
+    with open(checked_policy, "w") as fp:
+        fp.write(bounded_text)
+    elf = os.path.join(d, "fw.elf")
+    check_flags = ["-mllvm", f"-scope-alloc-policy={checked_policy}", "-mllvm",
+                   f"-scope-alloc-target={tag}"]
+    harness_remarks = link(sized, elf, check_flags)
+    b = bound(a.prefix, elf, entries)
+    reset = b["Reset_Handler"]
+    proc = subprocess.run(["timeout", "120"] + QEMU + [elf], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True)
+    out = proc.stdout
+    if proc.returncode != 0:
+        fail(f"{name}: the image failed on QEMU ({proc.returncode}):\n{out}")
+    m = re.search(r"^output \S+ float32 \S+:((?: 0x[0-9a-f]{8})+)$", out, re.M)
+    if not m:
+        fail(f"{name}: no output line:\n{out}")
+    device = np.array([int(x, 16) for x in m.group(1).split()], dtype=np.uint32).view(np.float32)
+    want, host_hashes = host
+    want = want.reshape(-1)
+    diff = ulps(device, want)
+    exact = device.tobytes() == want.tobytes()
+    if not exact and (not h.need_expf or diff.max() > ULP_TOLERANCE):
+        fail(f"{name}: output differs from host TVM's by up to {diff.max()} ulp\n"
+             f"  device {device}\n  host   {want}")
+    calls = [(c.group(2), int(c.group(3)), int(c.group(4)), int(c.group(5), 16))
+             for c in re.finditer(r"^call (\d+) (\w+): stack (\d+), workspace (\d+), "
+                                  r"result fnv1a 0x([0-9a-f]+)$", out, re.M)]
+    if [c[0] for c in calls] != [s for s, _ in host_hashes]:
+        fail(f"{name}: the calls {[c[0] for c in calls]} are not host TVM's "
+             f"{[s for s, _ in host_hashes]}")
+    per_kernel = []
+    for (kernel, stack, ws, hsh), (_, host_hash) in zip(calls, host_hashes):
+        e = b["__tvm_ffi_" + kernel]["stack"]
+        kbound = e.get("own_bytes", e["bytes"])
+        if not e["bounded"] or stack > kbound:
+            fail(f"{name}: {kernel} used {stack} bytes of stack, over its bound {kbound}")
+        per_kernel.append((kernel, stack, kbound, ws, hsh == host_hash))
+    hw = int(re.search(r"^stack high-water: (\d+) bytes$", out, re.M).group(1))
+    own = reset["stack"].get("own_bytes", reset["stack"]["bytes"])
+    if hw > own:
+        fail(f"{name}: stack high-water {hw} over the bound {own}")
+    peaks = {p.group(1): (int(p.group(2)), int(p.group(3)))
+             for p in re.finditer(r"^pool (\w+): peak (\d+), capacity (\d+), current 0",
+                                  out, re.M)}
+    pool_rows = []
+    for p, size in sized.items():
+        chain = reset["pools"][p]["chain"]
+        error_path = sum(s["bytes"] for s in chain
+                         if s["function"].startswith("__tvm_set_raised_"))
+        peak, capacity = peaks.get(p, (None, None))
+        if capacity != size or peak is None or peak + error_path != size:
+            fail(f"{name}: pool {p}: peak {peak} (capacity {capacity}) is not the "
+                 f"{size} bytes the link check sized less the error paths' {error_path}\n{out}")
+        pool_rows.append((p, peak, size, error_path))
+    if variant == "npu":
+        left = re.findall(r"remark: .* stays on the stack.*", log + harness_remarks)
+        if (stayed and int(stayed.group(1))) or left:
+            fail(f"{name}: buffers left on the stack under the NPU policy: {left or stayed.group(0)}")
+        sym = run([os.path.join(a.prefix, "bin", "scopealloc-llvm-objdump"), "-t", elf])
+        line = [l for l in sym.splitlines() if l.endswith(" scopealloc_buffer_npu_sram")]
+        if not line or ".npu_sram" not in line[0] or not line[0].startswith("2001c"):
+            fail(f"{name}: pool npu_sram is not in .npu_sram at 0x2001c000: {line}")
+    return {"name": name, "device": device, "host": want, "exact": exact,
+            "max_ulp": int(diff.max()), "per_kernel": per_kernel, "hw": hw,
+            "own": own, "stack_bound": reset["stack"]["bytes"], "pools": pool_rows}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--prefix", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--only", help="build only the variants whose name contains this")
+    a = ap.parse_args()
+    if not shutil.which("qemu-system-arm"):
+        print("tvm-micro: qemu-system-arm not found (scripts/setup.sh installs it): skipped")
+        sys.exit(77)
+    a.prefix = os.path.abspath(a.prefix)
+    os.environ["SCOPEALLOC_PREFIX"] = a.prefix
+    sys.path.insert(0, os.path.join(a.prefix, "share", "scopealloc", "python"))
+    sys.path.insert(0, os.path.join(ROOT, "test", "tvm-model"))
+    sys.path.insert(0, HERE)
+    import scopealloc_tvm
+    import tvm
+    import tvm_model
+    import dwnet
+
+    print(f"TVM {tvm.__version__}, ScopeAlloc at {a.prefix}", flush=True)
+    os.makedirs(a.work, exist_ok=True)
+    rows = []
+    plan = [(tvm_model, "micro", "llvm"), (tvm_model, "npu", "llvm"),
+            (dwnet, "micro", "llvm"), (dwnet, "npu", "llvm")]
+    for model, variant, kind in plan:
+        name = f"{model.__name__}-{variant}-{kind}"
+        if a.only and a.only not in name:
+            continue
+        mod, params = model.relax_module()
+        args = model.arguments(params)
+        host = host_reference(mod, args)
+        row = build_variant(a, scopealloc_tvm, model, args, host, variant, kind, a.work)
+        rows.append(row)
+        print(f"\n== {name}: passed", flush=True)
+        print("  output (device): " + " ".join(f"{v:.9g}" for v in row["device"]))
+        print("  output (host):   " + " ".join(f"{v:.9g}" for v in row["host"]))
+        print(f"  {'bitwise equal' if row['exact'] else 'max ' + str(row['max_ulp']) + ' ulp'}"
+              " to host TVM's")
+        print(f"  stack high-water {row['hw']} B, bound {row['own']} B "
+              f"({row['stack_bound']} with the fault handlers)")
+        for p, peak, size, err in row["pools"]:
+            print(f"  pool {p}: peak {peak} B, sized by the link check {size} B "
+                  f"(= peak + {err} B of TVM's error paths)")
+        print("  | kernel | painted stack (B) | bound (B) | workspace array (B) | result vs host |")
+        print("  |---|---:|---:|---:|---|")
+        for kernel, stack, kb, ws, same in row["per_kernel"]:
+            print(f"  | {kernel} | {stack} | {kb} | {ws} | {'bitwise' if same else 'differs'} |")
+    print("\nPASS", flush=True)
+
+
+if __name__ == "__main__":
+    main()

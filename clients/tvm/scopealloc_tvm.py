@@ -74,6 +74,8 @@ def _policy_flags(policy, target_tag, max_stack_alloca, frame_budget):
 # "remark: IRModule.CodeGenLLVM:0:0: ...", "IRModule.CodeGenLLVM:0:0: remark:
 # ..." and "<unknown>:0:0: remark: ...". All become "remark: ...".
 _NO_LOCATION = re.compile(r"^(?:remark: )?(?:[^\s:]+|<unknown>):0:0: (?:remark: )?")
+# TVM's C (the `c` target) has them: "lib0.c:92:5: remark: ...".
+_LOCATED = re.compile(r"^[^\s:]+\.(?:c|cc|cpp):\d+:\d+: remark: ")
 _WORKSPACE_CALL = re.compile(
     r"^remark: workspace call '%?([^']*)' in '([^']*)' \([^)]*\) "
     r"(promoted|moved to pool '([^']*)'|not promoted)(.*)$")
@@ -187,6 +189,33 @@ def _missing_pools_message(output, pools):
     )
 
 
+_MATH_SHIM = """/* scopealloc_tvm: what TVM's C code needs of <math.h>, for a firmware
+ * without a C library (-idirafter: a real <math.h> comes first). The
+ * functions are the firmware's to define (micro_harness defines expf). */
+#ifndef SCOPEALLOC_TVM_MATH_SHIM_H
+#define SCOPEALLOC_TVM_MATH_SHIM_H
+#define INFINITY __builtin_inff()
+#define NAN __builtin_nanf("")
+#define HUGE_VAL __builtin_huge_val()
+#define HUGE_VALF __builtin_huge_valf()
+""" + "".join(f"{t} {f}{s}({', '.join([t] * n)});\n"
+              for f, n in [("exp", 1), ("exp2", 1), ("log", 1), ("log2", 1), ("log10", 1),
+                           ("sqrt", 1), ("tanh", 1), ("sin", 1), ("cos", 1), ("tan", 1),
+                           ("erf", 1), ("fabs", 1), ("floor", 1), ("ceil", 1),
+                           ("round", 1), ("trunc", 1), ("nearbyint", 1), ("pow", 2),
+                           ("fmod", 2), ("fmax", 2), ("fmin", 2), ("atan2", 2)]
+              for t, s in [("double", ""), ("float", "f")]) + "#endif\n"
+
+
+def _math_shim(directory):
+    """A directory with the <math.h> of _MATH_SHIM in it."""
+    shim = os.path.join(directory, "scopealloc-tvm-include")
+    os.makedirs(shim, exist_ok=True)
+    with open(os.path.join(shim, "math.h"), "w") as f:
+        f.write(_MATH_SHIM)
+    return shim
+
+
 def fcompile(
     policy=None,
     target_tag=None,
@@ -245,8 +274,13 @@ def fcompile(
         for src in sources:
             src = os.fspath(src)
             obj = os.path.splitext(src)[0] + ".o"
+            more = []
+            if src.endswith(".c"):
+                # TVM's C includes <math.h>, which a bare-metal target
+                # without a C library lacks: declarations, searched last.
+                more = ["-idirafter", _math_shim(os.path.dirname(os.path.abspath(src)))]
             cmd = [cc_path, "-c", opt_level, "-Wno-override-module"] + flags + \
-                list(extra) + [src, "-o", obj]
+                list(extra) + more + [src, "-o", obj]
             proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, text=True)
             outputs.append(proc.stdout)
@@ -280,7 +314,8 @@ def fcompile(
             proc = subprocess.run(
                 cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
             )
-        lines = [_NO_LOCATION.sub("remark: ", l) for l in proc.stdout.splitlines()]
+        lines = [_LOCATED.sub("remark: ", _NO_LOCATION.sub("remark: ", l))
+                 for l in proc.stdout.splitlines()]
         said = [l for l in lines if l.startswith("remark: ")]
         other = [l for l in lines if not l.startswith("remark: ")]
         moved, stayed = _placements(said)

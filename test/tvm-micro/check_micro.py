@@ -133,7 +133,7 @@ def build_variant(a, scopealloc_tvm, model, args, host, variant, kind, work):
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
     mod, params = model.relax_module()
-    target = M4_TARGET if kind == "llvm" else {"kind": "c", "mcpu": "cortex-m4"}
+    target = M4_TARGET if kind == "llvm" else "c"
     h = scopealloc_tvm.micro_harness(mod, args[1:], args[:1], target)
     cc = os.path.join(a.prefix, "bin", "scopealloc-clang")
     policy_file = os.path.join(d, "policy.yaml")
@@ -274,7 +274,7 @@ def main():
     os.makedirs(a.work, exist_ok=True)
     rows = []
     plan = [(tvm_model, "micro", "llvm"), (tvm_model, "npu", "llvm"),
-            (dwnet, "micro", "llvm"), (dwnet, "npu", "llvm")]
+            (dwnet, "micro", "llvm"), (dwnet, "npu", "llvm"), (tvm_model, "micro", "c")]
     for model, variant, kind in plan:
         name = f"{model.__name__}-{variant}-{kind}"
         if a.only and a.only not in name:

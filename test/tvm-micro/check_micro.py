@@ -251,11 +251,83 @@ def build_variant(a, scopealloc_tvm, model, args, host, variant, kind, work):
             "own": own, "stack_bound": reset["stack"]["bytes"], "pools": pool_rows}
 
 
+DOC_MARK = re.compile(r"^<!--\s*tvm-micro:\s*(\w+)\s*(.*?)\s*-->\s*$")
+
+
+def check_docs(a, work):
+    """Runs the blocks of docs/tvm.md marked <!-- tvm-micro: ... -->, in
+    order, in a fresh directory: `file NAME` writes the next fenced block,
+    `commands` runs it with sh -e, `output run: CMD` requires CMD to print
+    exactly the block. $P is the installed tree, $S the source tree; the
+    virtual environment's python3 comes first on PATH. Returns the outputs."""
+    d = os.path.join(work, "docs")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    env = dict(os.environ, P=a.prefix, S=ROOT,
+               PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
+    env = {k: v for k, v in env.items() if not k.startswith("SCOPEALLOC_")}
+    lines = open(os.path.join(ROOT, "docs", "tvm.md")).read().split("\n")
+    outputs, i, blocks = [], 0, 0
+    while i < len(lines):
+        m = DOC_MARK.match(lines[i])
+        i += 1
+        if not m:
+            continue
+        while not lines[i].startswith("```"):
+            i += 1
+        j = i + 1
+        while not lines[j].startswith("```"):
+            j += 1
+        body = "\n".join(lines[i + 1:j]) + "\n"
+        where = f"docs/tvm.md:{i + 1}"
+        i = j + 1
+        blocks += 1
+        kind, arg = m.group(1), m.group(2)
+        if kind == "file":
+            with open(os.path.join(d, arg), "w") as f:
+                f.write(body)
+        elif kind == "commands":
+            proc = subprocess.run(["sh", "-ec", body], cwd=d, env=env, text=True,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            if proc.returncode != 0:
+                fail(f"{where}: the commands failed ({proc.returncode}):\n{proc.stdout}")
+        elif kind == "output" and arg.startswith("run:"):
+            proc = subprocess.run(["sh", "-c", arg[4:].strip()], cwd=d, env=env, text=True,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            got = "".join(l.rstrip() + "\n" for l in proc.stdout.splitlines())
+            outputs.append(got)
+            if got.rstrip("\n") != body.rstrip("\n"):
+                fail(f"{where}: `{arg[4:].strip()}` prints\n{got}\nnot what the page says:\n{body}")
+        else:
+            fail(f"{where}: unknown tvm-micro marker {kind}")
+    if blocks < 5:
+        fail(f"docs/tvm.md has {blocks} tvm-micro blocks, expected the 5 of its Cortex-M steps")
+    # What the page says of a pool below the worst case: the link fails.
+    with open(os.path.join(d, "micro.yaml")) as f:
+        text = f.read()
+    with open(os.path.join(d, "small.yaml"), "w") as f:
+        f.write(text.replace("workspace: 4008", "workspace: 4000"))
+    proc = subprocess.run(
+        ["sh", "-c", "$P/bin/scopealloc-clang --target=thumbv7em-none-eabi -mcpu=cortex-m4 "
+         "-mfloat-abi=hard -nostdlib -T micro.ld -Wl,--gc-sections -mllvm "
+         "-scope-alloc-policy=small.yaml -mllvm -scope-alloc-target=tvm-micro "
+         "startup.o harness.o model.a -o small.elf"],
+        cwd=d, env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if proc.returncode == 0 or "pool workspace" not in proc.stdout or \
+            "sa_call0" not in proc.stdout:
+        fail(f"a link with pool-sizes workspace 4000 should fail naming the pool and "
+             f"its chain ({proc.returncode}):\n{proc.stdout}")
+    print(f"docs/tvm.md: {blocks} blocks run; a pool of 4000 bytes fails the link:\n  "
+          + next(l for l in proc.stdout.splitlines() if "pool workspace" in l), flush=True)
+    return outputs
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--prefix", required=True)
     ap.add_argument("--work", required=True)
-    ap.add_argument("--only", help="build only the variants whose name contains this")
+    ap.add_argument("--only", help="build only the variants whose name contains this "
+                    "(\"docs\": only the blocks of docs/tvm.md)")
     a = ap.parse_args()
     if not shutil.which("qemu-system-arm"):
         print("tvm-micro: qemu-system-arm not found (scripts/setup.sh installs it): skipped")
@@ -275,6 +347,9 @@ def main():
     rows = []
     plan = [(tvm_model, "micro", "llvm"), (tvm_model, "npu", "llvm"),
             (dwnet, "micro", "llvm"), (dwnet, "npu", "llvm"), (tvm_model, "micro", "c")]
+    if a.only == "docs":
+        plan = []
+        check_docs(a, a.work)
     for model, variant, kind in plan:
         name = f"{model.__name__}-{variant}-{kind}"
         if a.only and a.only not in name:
@@ -298,6 +373,8 @@ def main():
         print("  |---|---:|---:|---:|---|")
         for kernel, stack, kb, ws, same in row["per_kernel"]:
             print(f"  | {kernel} | {stack} | {kb} | {ws} | {'bitwise' if same else 'differs'} |")
+    if not a.only:
+        check_docs(a, a.work)
     print("\nPASS", flush=True)
 
 

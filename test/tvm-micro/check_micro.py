@@ -126,15 +126,12 @@ def bound(prefix, elf, entries):
     return {e["function"]: e for e in json.loads(out)["entries"]}
 
 
-def build_variant(a, scopealloc_tvm, model, args, host, variant, kind, work):
+def build_variant(a, scopealloc_tvm, h, host, variant, kind, work, model):
     """One model under one policy and target, on QEMU: returns its row."""
     name = f"{model.__name__}-{variant}-{kind}"
     d = os.path.join(work, name)
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
-    mod, params = model.relax_module()
-    target = M4_TARGET if kind == "llvm" else "c"
-    h = scopealloc_tvm.micro_harness(mod, args[1:], args[:1], target)
     cc = os.path.join(a.prefix, "bin", "scopealloc-clang")
     policy_file = os.path.join(d, "policy.yaml")
     text, tag = policy_text(variant)
@@ -350,14 +347,20 @@ def main():
     if a.only == "docs":
         plan = []
         check_docs(a, a.work)
+    hosts, harnesses = {}, {}   # one TVM build per model and target
     for model, variant, kind in plan:
         name = f"{model.__name__}-{variant}-{kind}"
         if a.only and a.only not in name:
             continue
         mod, params = model.relax_module()
         args = model.arguments(params)
-        host = host_reference(mod, args)
-        row = build_variant(a, scopealloc_tvm, model, args, host, variant, kind, a.work)
+        if model not in hosts:
+            hosts[model] = host_reference(mod, args)
+        if (model, kind) not in harnesses:
+            harnesses[model, kind] = scopealloc_tvm.micro_harness(
+                mod, args[1:], args[:1], M4_TARGET if kind == "llvm" else "c")
+        row = build_variant(a, scopealloc_tvm, harnesses[model, kind], hosts[model],
+                            variant, kind, a.work, model)
         rows.append(row)
         print(f"\n== {name}: passed", flush=True)
         print("  output (device): " + " ".join(f"{v:.9g}" for v in row["device"]))

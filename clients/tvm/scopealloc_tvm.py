@@ -627,7 +627,7 @@ def micro_harness(mod, params, inputs, target, function="forward", name=None):
     need_expf = bool(re.search(r"@expf\b|@llvm\.exp\.f32|\bexpf\(", source))
     return MicroHarness(
         executable=executable, lowered=lowered, target=target, kind=kind,
-        function=function, name=name or function, calls=calls, tensors=tensors,
+        function=function, name=name or "a Relax module", calls=calls, tensors=tensors,
         constants=constants, storages=storages,
         output=dict(key=out, name=tensors[out]["name"], shape=tensors[out]["shape"],
                     dtype=tensors[out]["dtype"]),

@@ -25,6 +25,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #define DEBUG_TYPE "scope-alloc"
 
@@ -97,7 +98,7 @@ public:
     for (unsigned N = 0; N < G.Nodes.size(); ++N)
       if (G.Nodes[N].AddressTaken && !G.Nodes[N].TargetSet &&
           (!isEntry(N) || G.Nodes[N].AddressEscapes) &&
-          !onlyOwnIndirectCalls(N)) {
+          !onlyOwnIndirectCalls(N) && !taskEntry(N)) {
         Unseen.push_back(N);
         Mark(G.Entries.size() + Unseen.size() - 1, reach(N));
       }
@@ -106,7 +107,8 @@ public:
       if (!C.Why.empty())
         continue;
       if (G.Nodes[C.Node].AddressTaken && !onlyOwnIndirectCalls(C.Node) &&
-          (!isEntry(C.Node) || G.Nodes[C.Node].AddressEscapes)) {
+          (!isEntry(C.Node) || G.Nodes[C.Node].AddressEscapes) &&
+          !taskEntry(C.Node)) {
         C.Why = isEntry(C.Node)
                     ? "it is an entry point whose address is also handed to "
                       "code the call graph does not see, which may run it at "
@@ -134,7 +136,14 @@ public:
                 " both reach it, and may run at the same time";
         continue;
       }
-      if (G.Entries[E].Runs == bound::Concurrency::Unknown) {
+      if (std::string Shared = sharedTaskEntry(G.Entries[E].Node);
+          !Shared.empty()) {
+        C.Why = "its entry " + entryText(E) + " starts " + Shared +
+                ", which may run it at the same time";
+        continue;
+      }
+      if (G.Entries[E].Runs == bound::Concurrency::Unknown &&
+          !soleTaskEntry(G.Entries[E].Node)) {
         C.Why = "its entry " + entryText(E) +
                 (G.Nodes[G.Entries[E].Node].AddressEscapes
                      ? " is also handed to code the call graph does not "
@@ -198,13 +207,17 @@ private:
   /// facts the link's check reads) calls into the program only through
   /// function pointers it was given, whose targets are entries of their
   /// own here (address taken), and through the failure hook, when the
-  /// program defines one.
+  /// program defines one. A hook the runtime can call is visible outside
+  /// the program (the link keeps it external for the runtime's
+  /// reference): every frame it reaches keeps the bump
+  /// (findOutsideCallers), so a call back through it finds no planned
+  /// frame (a task's finish code that reads the runtime's statistics).
   bool isClosedRuntime(StringRef Name) const {
     if (!Name.starts_with(SCOPEALLOC_API_PREFIX) &&
         !Name.starts_with(SCOPEALLOC_SYMBOL_PREFIX))
       return false;
     const Function *Hook = M.getFunction(SCOPEALLOC_SYM_FREESTANDING_FAILURE);
-    return !Hook || Hook->isDeclaration();
+    return !Hook || Hook->isDeclaration() || !Hook->hasLocalLinkage();
   }
 
   /// Whether node \p N, whose address is taken, is called only by the
@@ -287,7 +300,7 @@ private:
       StringRef Kind = E.Kind;
       return E.Node == N && (Kind == "main" || Kind.starts_with("interrupt") ||
                              Kind == "marked entry" || Kind == "policy entry" ||
-                             Kind == "option");
+                             Kind == "policy task entry" || Kind == "option");
     });
   }
 
@@ -295,9 +308,49 @@ private:
   /// the policy's `entries`, -scope-alloc-entry).
   bool declaredEntry(unsigned N) const {
     return any_of(G.Entries, [&](const bound::EntryPoint &E) {
-      return E.Node == N && (E.Kind == "marked entry" ||
-                             E.Kind == "policy entry" || E.Kind == "option");
+      return E.Node == N &&
+             (E.Kind == "marked entry" || E.Kind == "policy entry" ||
+              E.Kind == "policy task entry" || E.Kind == "option");
     });
+  }
+
+  /// The tasks (a policy's 'tasks') whose entry is node \p N.
+  std::vector<const bound::Settings::Task *> tasksAt(unsigned N) const {
+    std::vector<const bound::Settings::Task *> Out;
+    for (const bound::Settings::Task &T : Program.settings().Tasks)
+      if (T.Entry == G.Nodes[N].Name)
+        Out.push_back(&T);
+    return Out;
+  }
+
+  /// Whether node \p N is the entry of a task: the scheduler runs it, on
+  /// the task's stack, and its address is handed to the scheduler for
+  /// that (several tasks with one entry: sharedTaskEntry).
+  bool taskEntry(unsigned N) const { return isEntry(N) && !tasksAt(N).empty(); }
+
+  /// Whether node \p N is the entry of exactly one task. An RTOS runs a
+  /// task's function on the task's own stack, one run at a time: its
+  /// address is handed to the scheduler (stored in the task's first
+  /// context, passed to xTaskCreateStatic) for that and nothing else, as
+  /// the policy's 'tasks' declares. Its frames, and those only it
+  /// reaches, get the task's region.
+  bool soleTaskEntry(unsigned N) const {
+    return isEntry(N) && tasksAt(N).size() == 1;
+  }
+
+  /// "tasks 'A' and 'B'" when node \p N is the entry of several tasks
+  /// (two runs of one function on two stacks), else "".
+  std::string sharedTaskEntry(unsigned N) const {
+    std::vector<const bound::Settings::Task *> Tasks = tasksAt(N);
+    if (Tasks.size() < 2)
+      return "";
+    std::string Out = "tasks";
+    for (size_t I = 0; I < Tasks.size(); ++I)
+      Out += (I == 0                  ? " '"
+              : I + 1 == Tasks.size() ? " and '"
+                                      : ", '") +
+             Tasks[I]->Name + "'";
+    return Out;
   }
 
   bool isEntry(unsigned N) const {
@@ -333,6 +386,10 @@ private:
     if (regionOf(E) == ThreadsRegion)
       return "the per-thread static region of main and the thread start "
              "routines";
+    if (E < G.Entries.size() && soleTaskEntry(G.Entries[E].Node))
+      return "the static region of task '" +
+             tasksAt(G.Entries[E].Node).front()->Name + "' (entry '" +
+             readableName(G.Nodes[G.Entries[E].Node].Name) + "')";
     return "the static region of " + entryText(E);
   }
 
@@ -341,8 +398,14 @@ private:
       return "'" + readableName(G.Nodes[Unseen[E - G.Entries.size()]].Name) +
              "', whose address is taken (code the call graph does not see "
              "may call it),";
-    return "'" + readableName(G.Nodes[G.Entries[E].Node].Name) + "' (" +
-           G.Entries[E].Kind + ")";
+    unsigned N = G.Entries[E].Node;
+    if (std::vector<const bound::Settings::Task *> Tasks = tasksAt(N);
+        !Tasks.empty() && G.Entries[E].Kind == "policy task entry")
+      return "'" + readableName(G.Nodes[N].Name) + "' (entry of task '" +
+             Tasks.front()->Name + "'" + (Tasks.size() > 1 ? ", ..." : "") +
+             ")";
+    return "'" + readableName(G.Nodes[N].Name) + "' (" + G.Entries[E].Kind +
+           ")";
   }
 
   /// What entry node \p From reaches, and whether it is closed.
@@ -472,8 +535,11 @@ private:
         ThreadsRegion = ~0u;
     }
     // Per thread where one routine may run on several threads at once.
-    bool PerThread = Hosted && (R == ThreadsRegion ||
-                                G.Entries[R].Runs != bound::Concurrency::Once);
+    // A task's region is the task's alone: one run of its entry at a time.
+    bool PerThread =
+        Hosted &&
+        (R == ThreadsRegion || (G.Entries[R].Runs != bound::Concurrency::Once &&
+                                !soleTaskEntry(G.Entries[R].Node)));
     std::string Name = R == ThreadsRegion ? std::string("threads")
                                           : G.Nodes[G.Entries[R].Node].Name;
     auto *Type = ArrayType::get(Type::getInt8Ty(M.getContext()), Size);

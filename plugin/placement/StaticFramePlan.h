@@ -12,9 +12,12 @@
 //   - its policy says plan: static, and its frame is the default pool's
 //     (a named pool's memory is placed by the application);
 //   - exactly one entry point reaches it (main, a thread start routine, an
-//     interrupt handler, a constructor, ...: two entries may run at the
-//     same time), and that entry is not a signal handler (which may
-//     interrupt itself);
+//     interrupt handler, a constructor, an RTOS task's entry, ...: two
+//     entries may run at the same time), and that entry is not a signal
+//     handler (which may interrupt itself). The entry of a policy's task
+//     (one task per entry) is run by the scheduler as that task only: its
+//     address, handed to the scheduler, does not make it an entry of
+//     unknown concurrency, and its region is the task's;
 //   - everything that entry reaches is closed: every indirect call
 //     resolved, no call into code outside the program that is not known
 //     to return without calling back;

@@ -24,7 +24,13 @@
 #     failure path (no SysTick, no switch: a frame above task A's, the
 #     deepest chain) paints within 10% of its bound minus the context a
 #     preemption there would save; a task stack 8 bytes under its bound fails the link with the
-#     task named, one of exactly its bound links.
+#     task named, one of exactly its bound links;
+#  6. plan: static under full LTO (issue 47 item 5): the frames only one
+#     task reaches (round_a, round_b's default-pool buffer) are planned in
+#     that task's region, SysTick's in its own; the run gives the plain
+#     build's checksums and takes nothing from the task arenas. With
+#     -DSHARED_FRAME a frame tasks A and B both reach stays on their
+#     arenas, and the checksums are a plain -DSHARED_FRAME build's.
 #
 # Usage: test/baremetal/rtos.sh --prefix P [--out DIR]
 # Exits 77 (ctest: skipped) if qemu-system-arm is missing.
@@ -215,6 +221,64 @@ grep -q "error: small-b.elf: task 'B' (entry task_b_main, 'tasks' of target 'cor
 [ ! -e small-b.elf ] || fail "the failed link left small-b.elf"
 sa_build exact-b "$policy" -DTASK_ARENAS -DSTACK_B_BYTES=$nb
 echo "  a $nb-byte stack for task B links; $small bytes does not"
+
+step "6. plan: static under full LTO: each task's own frames in its region"
+# The whole program in one LTO link (start-up code too), so that the
+# planner sees every function and every task entry of the policy.
+plan_link() { # NAME [FLAGS...]
+  local name=$1
+  shift
+  sa_build "$name" "$policy" -flto -mllvm -scope-alloc-plan=static -DTASK_ARENAS \
+    -Rpass=scope-alloc -Rpass-missed=scope-alloc -fno-diagnostics-show-option "$@"
+}
+plan_link plan
+for planned in "'round_a': frame of 512 bytes at offset 0 of the static region of task 'A' (entry 'task_a_main')" \
+               "'round_b': frame of 1024 bytes at offset 0 of the static region of task 'B' (entry 'task_b_main')" \
+               "'tick_work': frame of 320 bytes at offset 0 of the static region of 'SysTick_Handler'"; do
+  grep -qF "$planned" plan.err || fail "no remark $planned: $(grep 'plan static' plan.err)"
+done
+"$llvm/llvm-nm" plan.elf >plan.nm
+for region in task_a_main:512 task_b_main:1024; do
+  IFS=: read -r entry bytes <<<"$region"
+  grep -Eq "^[0-9a-f]+ [bB] scopealloc\.plan\.$entry\$" plan.nm ||
+    fail "no region scopealloc.plan.$entry in .bss"
+done
+"$llvm/llvm-objdump" -d --no-show-raw-insn plan.elf |
+  awk '/^[0-9a-f]+ <round_[ab]>:/ {f = 1; next} /^$/ {f = 0} f' >plan-rounds.s
+[ -s plan-rounds.s ] || fail "no code of round_a and round_b in plan.elf"
+! grep -q '<__scopealloc_alloc\|<__scopealloc_frame' plan-rounds.s ||
+  fail "a planned round calls the runtime's default-pool path"
+run plan.elf
+[ "$(cat plan.elf.rc)" = 0 ] || fail "plan.elf exited with $(cat plan.elf.rc)"
+results plan.elf.out | diff plain.results - || fail "plan.elf's checksums differ from the plain build's"
+grep -q '^checks corrupted: 0 of 16$' plan.elf.out || fail "plan.elf found a corrupted buffer"
+for t in A B C; do
+  grep -qx "task $t pool workspace: peak 0 of [0-9]*, allocs 0" plan.elf.out ||
+    fail "task $t took default-pool memory with its frames planned"
+done
+echo "  checksums identical to the plain build; no task took memory from its arena"
+"${bound[@]}" --policy="$policy" plan.elf >plan.bound || fail "scopealloc-bound failed on plan.elf"
+grep '^  static region scopealloc.plan.task_' plan.bound
+# A frame that tasks A and B both reach stays on their arenas.
+"$llvm/clang" "${cflags[@]}" -DPLAIN -DSHARED_FRAME -I"$prefix/include" -c "$src/rtos.c" -o plain-shared.o
+"$llvm/ld.lld" -T "$ld_script" --gc-sections plain-startup.o plain-shared.o -o plain-shared.elf
+run plain-shared.elf >/dev/null
+[ "$(cat plain-shared.elf.rc)" = 0 ] || fail "plain-shared.elf exited with $(cat plain-shared.elf.rc)"
+plan_link plan-shared -DSHARED_FRAME
+grep -qF "'round_shared': frame of 288 bytes stays on the run-time arena (plan static): entries 'task_a_main' (entry of task 'A') and 'task_b_main' (entry of task 'B') both reach it" plan-shared.err ||
+  fail "round_shared's frame, which tasks A and B reach, was not left on their arenas: $(grep round_shared plan-shared.err)"
+grep -qF "'round_a': frame of 512 bytes at offset 0 of the static region of task 'A'" plan-shared.err ||
+  fail "round_a was not planned beside round_shared"
+run plan-shared.elf
+[ "$(cat plan-shared.elf.rc)" = 0 ] || fail "plan-shared.elf exited with $(cat plan-shared.elf.rc)"
+results plan-shared.elf.out | diff <(results plain-shared.elf.out) - ||
+  fail "plan-shared.elf's checksums differ from the plain -DSHARED_FRAME build's"
+grep -q '^checks corrupted: 0 of 24$' plan-shared.elf.out || fail "plan-shared.elf found a corrupted buffer"
+for t in A B; do
+  grep -qx "task $t pool workspace: peak 288 of [0-9]*, allocs [0-9]*" plan-shared.elf.out ||
+    fail "task $t did not hold round_shared's 288 bytes in its arena"
+done
+echo "  round_shared (tasks A and B): on their arenas, checksums identical to the plain -DSHARED_FRAME build"
 
 echo
 echo "rtos: PASS"

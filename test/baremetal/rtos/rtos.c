@@ -23,6 +23,10 @@
  *   -DNO_TICK          no SysTick: tasks switch only when they yield (with
  *                      -DIDENTITY task B reports a frame above task A's,
  *                      from its own stack: the deepest chain, every run)
+ *   -DSHARED_FRAME     tasks A and B also call round_shared, whose 288-byte
+ *                      buffer (default pool) is live across a yield and a
+ *                      preemption: a frame two tasks reach, which plan:
+ *                      static leaves on their arenas (rtos.sh step 6)
  *
  * Each task has an entry function of its own (task_a_main, ...) and a
  * stack array of its own (stack_a, ...): what a policy's 'tasks' names
@@ -97,8 +101,9 @@ static volatile uint32_t ticks, finished, tick_sum;
 /* ---- The scheduler ---- */
 
 /* Round robin over the tasks that have not finished; called by
- * PendSV_Handler with the outgoing task's context saved. */
-uint32_t *schedule(void) {
+ * PendSV_Handler with the outgoing task's context saved (its asm names it:
+ * 'used' keeps it through a full-LTO link, which would drop it). */
+__attribute__((used)) uint32_t *schedule(void) {
   tcb *next = current;
   do
     next =
@@ -213,6 +218,17 @@ __attribute__((noinline)) static void round_c(tcb *me, uint32_t seed) {
   check(me, dma, 192, seed);
 }
 
+#ifdef SHARED_FRAME
+/* Reached from tasks A and B: one frame address would be two tasks'. */
+__attribute__((noinline)) static void round_shared(tcb *me, uint32_t seed) {
+  uint32_t shared[72]; /* 288 bytes: default pool */
+  fill(shared, 72, seed);
+  yield();
+  wait_preempted(me);
+  check(me, shared, 72, seed);
+}
+#endif
+
 static size_t stack_high_water(const tcb *t) {
   size_t i = 0;
   while (i < t->stack_bytes / 4 && t->stack[i] == PAINT)
@@ -297,6 +313,10 @@ static inline __attribute__((always_inline)) void task_run(uint32_t index) {
       round_b(me, seed);
     else
       round_c(me, seed);
+#ifdef SHARED_FRAME
+    if (index < 2)
+      round_shared(me, seed + 500u);
+#endif
   }
   if (++finished == TASKS)
     finish();

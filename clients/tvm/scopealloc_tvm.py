@@ -21,6 +21,12 @@ but the Python standard library and the installed ScopeAlloc.
 
 annotate_scope(buffer, scope) gives one TIR buffer a scope that reaches the
 pass (docs/code-generators.md#tvm).
+
+On a microcontroller, where TVM 0.27 has no runtime: micro_harness(mod,
+params, inputs, target) builds the model with TVM and writes a C harness
+that makes the packed calls TVM's Relax VM would make, and
+fcompile(..., output_format="a") compiles TVM's code into a static archive
+for the firmware's own link (docs/tvm.md#on-a-cortex-m-how-to-run-it-there).
 """
 
 import os

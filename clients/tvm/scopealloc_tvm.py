@@ -426,15 +426,26 @@ def _workspaces(source, kind):
     a size TVM does not know until run time is None."""
     found = {}
     if kind == "llvm":
+        # scopealloc_tvm.annotate_scope on a workspace: llvm.var.annotation
+        # of the call's result with "scope:<scope>". A pool's scope (or the
+        # stack's) makes the call a buffer of that pool (or the stack) in
+        # the pass: the harness leaves it out.
+        scopes = dict(re.findall(r'^@([\w.$]+) = [^\n]*c"scope:([^"\\]*)\\00"', source, re.M))
         for m in re.finditer(r"^define [^@\n]*@([\w.$]+)\(.*?^}$", source, re.M | re.S):
             body = m.group(0)
             if "@__TVMBackendAllocWorkspace" not in body and \
                     "@TVMBackendAllocWorkspace" not in body:
                 continue
+            scoped = {v: scopes[g] for v, g in re.findall(
+                r"@llvm\.var\.annotation[\w.]*\(ptr (?:nonnull )?(%[\w.]+), "
+                r"ptr (?:nonnull )?@([\w.$]+)", body) if g in scopes}
             sizes = []
-            for call in re.finditer(r"call (?:noalias )?ptr (%[\w.]+|@TVMBackendAllocWorkspace)"
+            for call in re.finditer(r"(%[\w.]+) = (?:tail )?call (?:noalias )?ptr "
+                                    r"(%[\w.]+|@TVMBackendAllocWorkspace)"
                                     r"\(i32 [^,]+, i32 [^,]+, i64 ([^,]+),", body):
-                callee, size = call.groups()
+                result, callee, size = call.groups()
+                if scoped.get(result, "global.workspace") not in ("global.workspace", "global"):
+                    continue
                 sizes.append(int(size) if size.isdigit() else None)
             if sizes:
                 found[m.group(1)] = sizes
@@ -833,9 +844,12 @@ int TVMBackendFreeWorkspace(int device_type, int device_id, void *ptr) {
 ''')
     if h.kind == "llvm":
         w("/* The slots TVM's LLVM code calls the two through (TVM's module loader\n"
-          " * fills them on a host; main() does here). */\n"
-          "extern void *(*__TVMBackendAllocWorkspace)(int, int, uint64_t, int, int);\n"
-          "extern int (*__TVMBackendFreeWorkspace)(int, int, void *);\n\n")
+          " * fills them on a host; main() does here). Weak: where every workspace\n"
+          " * carries a pool's scope, the pass leaves no call through them, and the\n"
+          " * slots are gone. */\n"
+          "extern __attribute__((weak)) void *(*__TVMBackendAllocWorkspace)(int, int, uint64_t,\n"
+          "                                                                 int, int);\n"
+          "extern __attribute__((weak)) int (*__TVMBackendFreeWorkspace)(int, int, void *);\n\n")
     w(r'''#if SA_STACK_MARKS
 /* The stack below each packed call is painted before it and read after. */
 extern uint32_t __stack_bottom[], __stack_top[];
@@ -961,8 +975,10 @@ static void sa_print_pool(const scopealloc_pool *pool, void *ctx) {{
 int main(void) {{
 ''')
     if h.kind == "llvm":
-        w("  __TVMBackendAllocWorkspace = TVMBackendAllocWorkspace;\n"
-          "  __TVMBackendFreeWorkspace = TVMBackendFreeWorkspace;\n")
+        w("  if (&__TVMBackendAllocWorkspace)\n"
+          "    __TVMBackendAllocWorkspace = TVMBackendAllocWorkspace;\n"
+          "  if (&__TVMBackendFreeWorkspace)\n"
+          "    __TVMBackendFreeWorkspace = TVMBackendFreeWorkspace;\n")
     w(f'''  for (int i = 0; i < SA_CALLS; i++)
     if (sa_call[i]() != 0) {{
       board_puts(sa_kernel[i]);

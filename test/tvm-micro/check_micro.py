@@ -104,14 +104,14 @@ def ulps(a, b):
     return np.abs(ia - ib)
 
 
-def policy_text(variant, bounds=None):
+def policy_text(variant, bounds=None, pools=()):
     """The policy of the harness's compile and of the link (with bounds)."""
     if variant == "npu":
         text = open(os.path.join(ROOT, "examples", "npu-policy.yaml")).read()
         tag = "ethos-u55"
     else:
-        text = ("version: 1\ntargets:\n  tvm-micro:\n    max-stack-alloca: 0\n"
-                "    frame-budget: 0\n")
+        text = ("version: 1\n" + (f"pools: [{', '.join(pools)}]\n" if pools else "") +
+                "targets:\n  tvm-micro:\n    max-stack-alloca: 0\n    frame-budget: 0\n")
         tag = "tvm-micro"
     if bounds:
         stack, pools = bounds
@@ -134,7 +134,7 @@ def build_variant(a, scopealloc_tvm, h, host, variant, kind, work, model):
     os.makedirs(d)
     cc = os.path.join(a.prefix, "bin", "scopealloc-clang")
     policy_file = os.path.join(d, "policy.yaml")
-    text, tag = policy_text(variant)
+    text, tag = policy_text(variant, pools=getattr(model, "POOLS", ()))
     with open(policy_file, "w") as f:
         f.write(text)
     # TVM's code: the kernels under the policy itself (npu: the example file).
@@ -177,7 +177,8 @@ def build_variant(a, scopealloc_tvm, h, host, variant, kind, work, model):
 
     # 1. Generous pools: what do the bounds say?
     first = os.path.join(d, "sizing.elf")
-    link({pool: 16384}, first, flags)
+    generous = {p: 16384 for p in (pool,) + getattr(model, "POOLS", ())}
+    link(generous, first, flags)
     b = bound(a.prefix, first, entries)
     reset = b["Reset_Handler"]
     sized = {p: v["bytes"] for p, v in reset["pools"].items() if v["bounded"]}
@@ -187,11 +188,12 @@ def build_variant(a, scopealloc_tvm, h, host, variant, kind, work, model):
         # tvm-ffi's error function: the harness's stub reports and stops.
         # The input's shape spoilt (its last dimension one more): the first
         # kernel's argument check fails.
-        shape = ", ".join(str(n) for n in h.tensors[next(iter(h.tensors))]["shape"])
-        spoilt = shape[:shape.rindex(" ") + 1] + str(int(shape.split(", ")[-1]) + 1)
+        dims = h.tensors[next(iter(h.tensors))]["shape"]
+        shape = ", ".join(str(n) for n in dims)
+        spoilt = ", ".join(str(n) for n in dims[:-1] + [dims[-1] + 1])
         bad = os.path.join(d, "error.elf")
-        link({pool: 16384}, bad, flags, tamper=(f"_shape[4] = {{{shape}}}",
-                                                f"_shape[4] = {{{spoilt}}}"))
+        link(generous, bad, flags, tamper=(f"sa_t0_shape[{len(dims)}] = {{{shape}}}",
+                                           f"sa_t0_shape[{len(dims)}] = {{{spoilt}}}"))
         proc = subprocess.run(["timeout", "120"] + QEMU + [bad], stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True)
         if proc.returncode != 1 or not proc.stdout.startswith("tvm-ffi error: ValueError: ") \
@@ -200,7 +202,8 @@ def build_variant(a, scopealloc_tvm, h, host, variant, kind, work, model):
                  f"({proc.returncode}):\n{proc.stdout}")
         print(f"  {name}, input shape ({spoilt}): {proc.stdout.strip()[:160]}...", flush=True)
     # 2. Pools of exactly that size, and a link that checks them.
-    bounded_text, _ = policy_text(variant, (reset["stack"]["bytes"], sized))
+    bounded_text, _ = policy_text(variant, (reset["stack"]["bytes"], sized),
+                                  getattr(model, "POOLS", ()))
     checked_policy = os.path.join(d, "policy-bounds.yaml")
     with open(checked_policy, "w") as fp:
         fp.write(bounded_text)
@@ -252,10 +255,21 @@ def build_variant(a, scopealloc_tvm, h, host, variant, kind, work, model):
         error_path = sum(s["bytes"] for s in chain
                          if s["function"].startswith("__tvm_set_raised_"))
         peak, capacity = peaks.get(p, (None, None))
-        if capacity != size or peak is None or peak + error_path != size:
+        # The bound also counts what a 64-byte aligned frame (TVM's
+        # buffers) may need to reach its alignment from the pool's 8: 56.
+        padding = size - error_path - (peak or 0)
+        if capacity != size or peak is None or padding not in (0, 56):
             fail(f"{name}: pool {p}: peak {peak} (capacity {capacity}) is not the "
-                 f"{size} bytes the link check sized less the error paths' {error_path}\n{out}")
-        pool_rows.append((p, peak, size, error_path))
+                 f"{size} bytes the link check sized less the error paths' {error_path}"
+                 f" (and at most 56 of alignment)\n{out}")
+        pool_rows.append((p, peak, size, error_path, padding))
+    if getattr(model, "POOLS", ()):
+        # Workspaces with a pool's scope: no array in the harness, both
+        # buffers (256 + 4096 B) in the pool, no call through TVM's slot.
+        if any(k[3] for k in per_kernel) or peaks.get("sram", (0,))[0] < 4352 or \
+                "TVMBackendAllocWorkspace" in str(b["Reset_Handler"]["pools"]):
+            fail(f"{name}: the scoped workspace should be in pool sram, not the "
+                 f"harness's array: {per_kernel}, {peaks}")
     if variant == "npu":
         left = re.findall(r"remark: .* stays on the stack.*", log + harness_remarks)
         if (stayed and int(stayed.group(1))) or left:
@@ -359,12 +373,14 @@ def main():
     import tvm
     import tvm_model
     import dwnet
+    import scoped
 
     print(f"TVM {tvm.__version__}, ScopeAlloc at {a.prefix}", flush=True)
     os.makedirs(a.work, exist_ok=True)
     rows = []
     plan = [(tvm_model, "micro", "llvm"), (tvm_model, "npu", "llvm"),
-            (dwnet, "micro", "llvm"), (dwnet, "npu", "llvm"), (tvm_model, "micro", "c")]
+            (dwnet, "micro", "llvm"), (dwnet, "npu", "llvm"), (tvm_model, "micro", "c"),
+            (scoped, "micro", "llvm")]
     if a.only == "docs":
         plan = []
         check_docs(a, a.work)
@@ -390,9 +406,10 @@ def main():
               " to host TVM's")
         print(f"  stack high-water {row['hw']} B, bound {row['own']} B "
               f"({row['stack_bound']} with the fault handlers)")
-        for p, peak, size, err in row["pools"]:
+        for p, peak, size, err, pad in row["pools"]:
             print(f"  pool {p}: peak {peak} B, sized by the link check {size} B "
-                  f"(= peak + {err} B of TVM's error paths)")
+                  f"(= peak + {err} B of TVM's error paths"
+                  + (f" + {pad} B a 64-byte aligned frame may need)" if pad else ")"))
         print("  | kernel | painted stack (B) | bound (B) | workspace array (B) | result vs host |")
         print("  |---|---:|---:|---:|---|")
         for kernel, stack, kb, ws, same in row["per_kernel"]:

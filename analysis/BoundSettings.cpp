@@ -99,7 +99,8 @@ void addTargetBounds(const PolicyTarget &T, StringRef Path, Settings &S) {
         B.Rtos,
         "'tasks' " + In +
             (D.Line ? ":" + std::to_string(D.Line) : std::string()),
-        D.Arena};
+        D.Arena,
+        D.Pools};
     llvm::erase_if(
         S.Tasks, [&](const Settings::Task &Old) { return Old.Name == T.Name; });
     if (!llvm::is_contained(S.Entries, T.Entry))

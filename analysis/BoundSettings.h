@@ -75,6 +75,8 @@ struct Settings {
     std::string Rtos;
     std::string From;  ///< "'tasks' of target 'm4' in p.yaml"
     std::string Arena; ///< its SCOPEALLOC_DEFINE_TASK_ARENA's name, or ""
+    /// Its partitions of named pools (scopealloc_task_add_pool), bytes.
+    std::map<std::string, uint64_t> Pools;
   };
   std::vector<Task> Tasks;
   /// The task whose entry is \p Function, or null.

@@ -246,9 +246,15 @@ private:
           G.Nodes[*resolve(Ref)].AddressTaken = true;
     for (uint64_t Addr : Img.AddressesInData)
       G.Nodes[nodeAt(Addr)].AddressTaken = true;
+    // A task's entry (a policy's 'tasks') is started by the scheduler on
+    // the task's own stack, not called through a pointer of the program:
+    // it is no target of the program's indirect calls, though its type
+    // matches (FreeRTOS's void (*)(void *), which the runtime's report
+    // call has too).
     for (unsigned I = 0; I < G.Nodes.size(); ++I) {
       const Node &N = G.Nodes[I];
-      if (N.AddressTaken && N.Facts)
+      if (N.AddressTaken && N.Facts && !S.isTaskEntry(N.Name) &&
+          !S.isTaskEntry(N.Facts->Name))
         ByType[N.Facts->Type].push_back(I);
     }
   }

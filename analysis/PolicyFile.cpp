@@ -436,6 +436,34 @@ void PolicyReader::readTasks(StringRef Target, yaml::Node *N, BoundFields &B) {
         continue;
       }
       std::string What = "'" + *Key + "' of task '" + *Name + "'";
+      if (*Key == "pools") {
+        auto *Shares = dyn_cast_or_null<yaml::MappingNode>(F.getValue());
+        if (!Shares) {
+          error(F.getValue(), What + " must map named pools to the bytes "
+                                     "of the task's partition");
+          Bad = true;
+          continue;
+        }
+        for (yaml::KeyValueNode &P : *Shares) {
+          std::optional<std::string> Pool = scalar(P.getKey(), What);
+          std::optional<std::string> Bytes =
+              Pool ? scalar(P.getValue(), What) : std::nullopt;
+          uint64_t Value;
+          if (!Bytes || readByteCount(*Bytes, Value) != ByteCountRead::OK ||
+              !Value) {
+            if (Bytes)
+              error(P.getValue(), "the partition of pool '" + *Pool +
+                                      "' in " + What +
+                                      " must be a byte count above 0, "
+                                      "found '" +
+                                      *Bytes + "'");
+            Bad = true;
+            continue;
+          }
+          T.Pools[StringRef(*Pool).trim().str()] = Value;
+        }
+        continue;
+      }
       std::optional<std::string> Text = scalar(F.getValue(), What);
       if (!Text) {
         Bad = true;
@@ -473,10 +501,11 @@ void PolicyReader::readTasks(StringRef Target, yaml::Node *N, BoundFields &B) {
         }
       } else {
         error(F.getKey(), "unknown key '" + *Key + "' for task '" + *Name +
-                              "' (expected entry, stack, switch-context or "
-                              "arena)" +
+                              "' (expected entry, stack, switch-context, "
+                              "arena or pools)" +
                               didYouMean(*Key, {"entry", "stack",
-                                                "switch-context", "arena"}));
+                                                "switch-context", "arena",
+                                                "pools"}));
         Bad = true;
       }
     }

@@ -44,6 +44,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -61,6 +62,9 @@ struct TaskDecl {
   /// 'arena': the name given to SCOPEALLOC_DEFINE_TASK_ARENA, whose buffer
   /// serves the task's default-pool frames.
   std::string Arena;
+  /// 'pools': its partition of each named pool (the bytes it passes to
+  /// scopealloc_task_add_pool), which its use of that pool is held to.
+  std::map<std::string, uint64_t> Pools;
   unsigned Line = 0;
 };
 

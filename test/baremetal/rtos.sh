@@ -24,7 +24,8 @@
 #     failure path (no SysTick, no switch: a frame above task A's, the
 #     deepest chain) paints within 10% of its bound minus the context a
 #     preemption there would save; a task stack 8 bytes under its bound fails the link with the
-#     task named, one of exactly its bound links;
+#     task named, one of exactly its bound links; each task's use of npu is
+#     held to its partition ('pools'), a partition too small fails the link;
 #  6. plan: static under full LTO (issue 47 item 5): the frames only one
 #     task reaches (round_a, round_b's default-pool buffer) are planned in
 #     that task's region, SysTick's in its own; the run gives the plain
@@ -188,6 +189,30 @@ SCOPEALLOC_BOUND_CHECK=warn sa_build small-arena "$policy" -DTASK_ARENAS -DTASK_
 grep -q "warning: small-arena.elf: task 'A' (entry task_a_main, 'tasks' of target 'cortex-m4' in $policy:[0-9]*) needs 832 bytes of pool workspace, with the interrupt handlers that may preempt it (512 bytes of its own, 320 SysTick_Handler), more than its arena of 256 bytes (its buffer scopealloc_task_buffer_task_a in the image)" small-arena.err ||
   fail "the link did not report task A's arena as too small: $(cat small-arena.err)"
 echo "  a 256-byte arena for task A: reported by the link"
+
+# Each task's partition of npu ('pools': what rtos.c passes to
+# scopealloc_task_add_pool) holds its npu use: B 384 of 512, C 768 of 1024.
+sed -e 's/arena: task_b }/arena: task_b, pools: { npu: 512 } }/' \
+    -e 's/arena: task_c }/arena: task_c, pools: { npu: 1024 } }/' "$policy" >pools.yaml
+[ "$(grep -c 'pools: { npu' pools.yaml)" = 2 ] || fail "pools.yaml does not give tasks B and C their partitions"
+"${bound[@]}" --check --policy=pools.yaml arenas.elf >pools.check 2>&1 ||
+  fail "the partitions did not pass --check: $(cat pools.check)"
+"${bound[@]}" --policy=pools.yaml arenas.elf >pools.bound || fail "scopealloc-bound failed with pools.yaml"
+for t in B:512:384 C:1024:768; do
+  IFS=: read -r name share use <<<"$t"
+  grep -qx "  its partition of pool npu: $share bytes ('pools'), use $use bytes" \
+    <(sed -n "/^task $name /,/^\$/p" pools.bound) || fail "task $name: no partition line with $use of $share bytes"
+done
+"${bound[@]}" --json --policy=pools.yaml arenas.elf |
+  python3 -c 'import json, sys; t = {x["name"]: x.get("pool_partitions") for x in json.load(sys.stdin)["tasks"]}; sys.exit(t != {"A": None, "B": [{"pool": "npu", "bytes": 512, "use": 384}], "C": [{"pool": "npu", "bytes": 1024, "use": 768}]})' ||
+  fail "--json: the tasks' pool_partitions are not B's 384 of 512 and C's 768 of 1024"
+# A partition smaller than the task's use fails the link, naming the task.
+sed 's/npu: 1024/npu: 512/' pools.yaml >small-share.yaml
+! sa_link small-share small-share.yaml -DTASK_ARENAS ||
+  fail "task C's 768 bytes of npu in a 512-byte partition linked"
+grep -q "error: small-share.elf: task 'C' (entry task_c_main, 'tasks' of target 'cortex-m4' in small-share.yaml:[0-9]*) needs 768 bytes of pool npu.*, more than its partition of 512 bytes ('pools' 512: scopealloc_task_add_pool)" small-share.err ||
+  fail "the failed link did not name task C and its partition: $(cat small-share.err)"
+echo "  partitions of npu: B 384 of 512, C 768 of 1024; a 512-byte one for C fails the link"
 
 # The deepest chain run for real: without SysTick (-DNO_TICK) and without
 # an arena switch, task A yields holding its frame and task B's first frame

@@ -111,6 +111,7 @@ private:
       return;
     }
     checkTaskArena(T, Task);
+    checkTaskShares(T, Task);
     if (!T.StackProblem.empty()) {
       error() << Task << ": " << T.StackProblem << "\n";
       return;
@@ -158,6 +159,31 @@ private:
             << nestedText(*R) << ", more than its arena of " << T.ArenaBytes
             << " bytes (" << T.ArenaFrom << "); critical chain:\n";
     printChainRows(OS, G, *R, /*Stack=*/false);
+  }
+
+  /// A task's use of each named pool it has a partition of ('pools')
+  /// against that partition, not against the whole pool.
+  void checkTaskShares(const TaskBound &T, const std::string &Task) {
+    for (const TaskBound::PoolShare &Sh : T.Shares) {
+      const ResourceBound *R = Sh.Use;
+      if (!R || (R->Bounded && R->Bytes <= Sh.Bytes))
+        continue;
+      std::string Share = std::to_string(Sh.Bytes) + " bytes ('pools' " +
+                          std::to_string(Sh.Asked) +
+                          (Sh.Asked == Sh.Bytes ? "" : ", rounded up to 64") +
+                          ": scopealloc_task_add_pool)";
+      if (!R->Bounded) {
+        error() << Task << ": its use of pool " << R->Name
+                << " is unbounded under its partition of " << Share
+                << ", because of:\n";
+        printCauses(*T.Entry, R->Name);
+        continue;
+      }
+      error() << Task << " needs " << R->Bytes << " bytes of pool " << R->Name
+              << nestedText(*R) << ", more than its partition of " << Share
+              << "; critical chain:\n";
+      printChainRows(OS, G, *R, /*Stack=*/false);
+    }
   }
 
   /// The stack the linker script reserves against what the entries need

@@ -204,6 +204,13 @@ void printText(raw_ostream &OS, const Image &Img, const CallGraph &G,
       OS << "  its arena: " << T.ArenaBytes << " bytes (" << T.ArenaFrom
          << "), pool " << DefaultPoolName << " use "
          << (T.ArenaUse ? T.ArenaUse->Bytes : 0) << " bytes\n";
+    for (const TaskBound::PoolShare &Sh : T.Shares)
+      OS << "  its partition of pool " << Sh.Pool << ": " << Sh.Bytes
+         << " bytes ('pools'), use "
+         << (Sh.Use ? std::to_string(Sh.Use->Bytes) +
+                          (Sh.Use->Bounded ? "" : " (unbounded)")
+                    : std::string("0"))
+         << " bytes\n";
     printChainRows(OS, G, T.Entry->Stack, /*Stack=*/true);
   }
 }
@@ -315,6 +322,17 @@ void printJSON(raw_ostream &OS, const Image &Img, const CallGraph &G,
                              ? json::Value(int64_t(T.ArenaBytes))
                              : json::Value(nullptr);
       O["arena_use"] = int64_t(T.ArenaUse ? T.ArenaUse->Bytes : 0);
+    }
+    if (!T.Shares.empty()) {
+      json::Array Shares;
+      for (const TaskBound::PoolShare &Sh : T.Shares)
+        Shares.push_back(json::Object{
+            {"pool", Sh.Pool},
+            {"bytes", int64_t(Sh.Bytes)},
+            {"use", Sh.Use && !Sh.Use->Bounded
+                        ? json::Value(nullptr)
+                        : json::Value(int64_t(Sh.Use ? Sh.Use->Bytes : 0))}});
+      O["pool_partitions"] = std::move(Shares);
     }
     if (T.Entry)
       O["stack_chain"] = chainJSON(G, T.Entry->Stack);

@@ -15,6 +15,8 @@ std::string taskArenaBuffer(llvm::StringRef Arena) {
 bool inTaskArena(const Image &Img, const CallGraph &G, const Settings &S,
                  const EntryBound &E, llvm::StringRef Pool) {
   const Settings::Task *T = S.taskOfEntry(G.Nodes[E.Entry.Node].Name);
+  if (T && Pool != DefaultPoolName && T->Pools.count(Pool.str()))
+    return true;
   return T && !T->Arena.empty() && Pool == DefaultPoolName &&
          Img.DataObjects.count(taskArenaBuffer(T->Arena));
 }
@@ -78,6 +80,17 @@ std::vector<TaskBound> taskBounds(const Image &Img, const CallGraph &G,
         for (const ResourceBound &P : R.Entry->Pools)
           if (P.Name == DefaultPoolName)
             R.ArenaUse = &P;
+    }
+    for (const auto &[Pool, Asked] : T.Pools) {
+      TaskBound::PoolShare Share;
+      Share.Pool = Pool;
+      Share.Asked = Asked;
+      Share.Bytes = llvm::alignTo(Asked, PoolCapacity::PartitionAlign);
+      if (R.Entry)
+        for (const ResourceBound &P : R.Entry->Pools)
+          if (P.Name == Pool)
+            Share.Use = &P;
+      R.Shares.push_back(std::move(Share));
     }
     Out.push_back(std::move(R));
   }

@@ -39,6 +39,15 @@ struct TaskBound {
   uint64_t ArenaBytes = 0;
   std::string ArenaFrom, ArenaProblem;
   const ResourceBound *ArenaUse = nullptr;
+  /// Its partition of each named pool its 'pools' gives (rounded up to 64
+  /// bytes, as scopealloc_task_add_pool does) and its use of that pool,
+  /// with the handlers that may preempt it (null: it uses none).
+  struct PoolShare {
+    std::string Pool;
+    uint64_t Asked = 0, Bytes = 0;
+    const ResourceBound *Use = nullptr;
+  };
+  std::vector<PoolShare> Shares;
 };
 
 /// The symbol of the buffer SCOPEALLOC_DEFINE_TASK_ARENA(\p Arena, ...)
@@ -46,7 +55,8 @@ struct TaskBound {
 std::string taskArenaBuffer(llvm::StringRef Arena);
 
 /// Whether entry \p E's use of \p Pool is a task's arena's, checked by
-/// the task (a task with an 'arena' the image defines, the default pool).
+/// the task (a task with an 'arena' the image defines, the default pool;
+/// a named pool its 'pools' gives it a partition of).
 bool inTaskArena(const Image &Img, const CallGraph &G, const Settings &S,
                  const EntryBound &E, llvm::StringRef Pool);
 

@@ -14,10 +14,21 @@
  *  - otherwise passes the signal on to the handler that was installed
  *    before it (or to the default action), so the program's own handler,
  *    a sanitizer's, or a core dump sees every other fault as before.
- * The handler runs on an alternate stack: the thread's own if it has one,
- * else one the runtime gives each thread with an arena (SA_ONSTACK), which
- * goes back with the arena into thread_arena.c's cache when the thread
- * exits, so that the next thread needs no mmap for it. */
+ * The handler runs on an alternate stack (SA_ONSTACK): the thread's own if
+ * it has one, else one the runtime gives a thread with an arena once
+ * guarded frames are known to be in use, which goes back with the arena
+ * into thread_arena.c's cache when the thread exits, so that the next
+ * thread needs no mmap for it. Known to be in use: a marker store has
+ * faulted in this process (sa_guard_seen). Until then no thread gets one
+ * (code built with checked frames, the default, never faults, and its
+ * threads make no sigaltstack call): the handler runs on the thread's own
+ * stack then, as the kernel's growth of the main stack does, for the
+ * threads that had their arenas before the first fault (the handler gives
+ * them none); every thread that makes or takes an arena after it gets one
+ * with the arena. Under Valgrind every thread with an arena gets one at
+ * once, as before: Valgrind does not grow the main stack any more once the
+ * handler has run on it (a guarded recursion on the main thread then dies
+ * of SIGSEGV). */
 #define _GNU_SOURCE 1
 #include "internal.h"
 
@@ -29,6 +40,12 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
+#if defined(SCOPEALLOC_HAVE_VALGRIND) && SCOPEALLOC_HAVE_VALGRIND
+#include <valgrind/valgrind.h>
+#define SA_ON_VALGRIND() RUNNING_ON_VALGRIND
+#else
+#define SA_ON_VALGRIND() 0
+#endif
 
 /* The marker may be the byte just above the largest frame: a guard of at
  * least this size catches every guarded frame that overruns. */
@@ -37,6 +54,7 @@
 static const sa_guard_ops *sa_ops;
 static struct sigaction sa_previous;
 static int sa_installed; /* 1 once the handler is in place */
+static int sa_guard_seen; /* 1 once a marker store has faulted */
 static pthread_mutex_t sa_install_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* This thread's alternate stack, when the runtime gave it one. */
@@ -132,6 +150,8 @@ static void sa_guard_fault(int sig, siginfo_t *info, void *context) {
    * of this thread's frames. */
   if (base && info->si_code == SEGV_ACCERR && sa_is_marker_store(context)) {
     char *limit = pool->limit, *end = pool->reserve_end;
+    if (!SA_LOAD_RELAXED(&sa_guard_seen))
+      SA_STORE_RELAXED(&sa_guard_seen, 1);
     if (at >= limit && at < end) {
       if (ops->commit(pool, at + 1) == 0) {
         errno = saved_errno;
@@ -186,9 +206,10 @@ void sa_guard_altstack_free(void *map) {
 
 /* One sigaltstack call in the usual case (a spare from an exited thread,
  * and a thread without a stack of its own): install ours and look at what
- * was there; put back a stack the thread had. */
+ * was there; put back a stack the thread had. None before guarded frames
+ * are known to be in use (see the top). */
 int sa_guard_thread_start(void *spare) {
-  if (sa_altstack)
+  if (sa_altstack || (!SA_LOAD_RELAXED(&sa_guard_seen) && !SA_ON_VALGRIND()))
     return 0;
   size_t page = sa_altstack_page();
   char *map = (char *)spare;

@@ -52,6 +52,7 @@ static pthread_once_t sa_once = PTHREAD_ONCE_INIT;
 static pthread_once_t sa_atfork_once = PTHREAD_ONCE_INIT;
 static pthread_key_t sa_key;
 static size_t sa_page, sa_guard;
+static size_t sa_stack_cap; /* see sa_default_cap */
 
 /* Threads with an arena, and what exited threads leave behind for stats. */
 static pthread_mutex_t sa_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -525,6 +526,8 @@ static void sa_atfork_child(void) {
   sa_live = sa_listed ? self : NULL;
   self->next_thread_pool = NULL;
   sa_live_threads = sa_live ? 1 : 0;
+  /* The child reads RLIMIT_STACK again (its limits may be set anew). */
+  sa_stack_cap = 0;
   pthread_mutex_unlock(&sa_lock);
 }
 
@@ -588,8 +591,15 @@ static SA_NORETURN void sa_bad_reserve(const char *value) {
   abort();
 }
 
-/* The default cap, read at each arena's creation (setrlimit may change it). */
+/* The default cap, from RLIMIT_STACK as the first arena of the process
+ * finds it (0 until then): read once, as glibc reads it once for its
+ * threads' default stack size, so that a thread taking a cached arena makes
+ * no system call for it. A forked child reads it again (sa_atfork_child),
+ * at its first new arena. */
 static size_t sa_default_cap(void) {
+  size_t known = SA_LOAD_RELAXED(&sa_stack_cap);
+  if (known)
+    return known;
   struct rlimit rl;
   size_t cap = SA_CAP_MAX;
   if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
@@ -597,7 +607,14 @@ static size_t sa_default_cap(void) {
     cap = (size_t)rl.rlim_cur * SA_CAP_STACKS;
   if (cap < SA_CAP_MIN)
     cap = SA_CAP_MIN;
-  return sa_round_up(cap, sa_page);
+  cap = sa_round_up(cap, sa_page);
+  /* Threads racing here read the same limit, unless setrlimit ran
+   * meanwhile: the first to store wins, as if it had read it alone. */
+  size_t none = 0;
+  if (!__atomic_compare_exchange_n(&sa_stack_cap, &none, cap, 0,
+                                   __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    cap = none;
+  return cap;
 }
 
 /* The per-thread cap of a new arena (its reservation): SCOPEALLOC_RESERVE

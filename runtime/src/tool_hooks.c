@@ -4,7 +4,8 @@
  *    released memory and alignment padding are poisoned, allocations
  *    unpoisoned, through the weak __asan_* functions.
  *  - Valgrind memcheck (client requests, compiled in when
- *    <valgrind/memcheck.h> was found at build time): every pool is a
+ *    <valgrind/memcheck.h> was found at build time; not other Valgrind
+ *    tools, see sa_hooks_init): every pool is a
  *    memcheck mempool, so an allocation is UNDEFINED, a release frees the
  *    allocations above the mark (reading them is an "Invalid read" that
  *    names the block and where it was allocated and released), and committed
@@ -43,8 +44,20 @@ void sa_hooks_init(void) {
   if (__asan_poison_memory_region && __asan_unpoison_memory_region)
     hooks |= SA_HOOK_ASAN;
 #if SA_VALGRIND
-  if (RUNNING_ON_VALGRIND)
-    hooks |= SA_HOOK_VALGRIND;
+  /* Only a tool that keeps mempool records (memcheck) is told anything:
+   * under callgrind, cachegrind or helgrind the client requests would do
+   * nothing, and the runtime runs as it does natively (the arena cache
+   * included), so that instruction counts are the native program's. A
+   * mempool made and asked about at once tells the tools apart: the others
+   * answer the question with 0. (On this thread's stack: threads that
+   * race here each ask about their own.) */
+  if (RUNNING_ON_VALGRIND) {
+    char probe;
+    VALGRIND_CREATE_MEMPOOL(&probe, 0, 0);
+    if (VALGRIND_MEMPOOL_EXISTS(&probe))
+      hooks |= SA_HOOK_VALGRIND;
+    VALGRIND_DESTROY_MEMPOOL(&probe);
+  }
 #endif
   if (__tsan_acquire && __tsan_release)
     hooks |= SA_HOOK_TSAN;

@@ -2,12 +2,13 @@
  * instruction, also while the runtime creates the calling thread's arena;
  * glibc never blocks SIGCANCEL, so blocking signals there does not stop it.
  * This program makes it arrive there every time: it interposes mprotect and
- * sigaltstack (the static runtime's calls bind to the executable's
+ * pthread_sigmask (the static runtime's calls bind to the executable's
  * definitions) and, when a thread has armed them, cancels that thread from
  * inside the runtime's own call: after the reservation is mapped and before
  * the arena is registered (mprotect, with SCOPEALLOC_ARENA_CACHE=0), or
  * while the thread takes an exited thread's arena from the cache
- * (sigaltstack, with the cache).
+ * (pthread_sigmask as it blocks signals there, with the cache: taking one
+ * makes no mprotect call, nor, without guarded frames, a sigaltstack call).
  *
  * Before the fix the thread unwound out of the middle of the creation: the
  * reservation was never registered for the thread-exit destructor, so every
@@ -16,6 +17,7 @@
  * thread's exit returns it: no reservation is left once the threads are
  * joined. */
 #define _GNU_SOURCE 1
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -54,10 +56,15 @@ int mprotect(void *addr, size_t len, int prot) {
   return r;
 }
 
-int sigaltstack(const stack_t *ss, stack_t *old) {
-  int r = (int)syscall(SYS_sigaltstack, ss, old);
-  cancel_if_armed();
-  return r;
+/* With the cache only (set by main): without it mprotect is the call. */
+static int sigmask_arms;
+
+int pthread_sigmask(int how, const sigset_t *set, sigset_t *old) {
+  int r = (int)syscall(SYS_rt_sigprocmask, how, set, old, _NSIG / 8);
+  if (r == 0 && sigmask_arms && set && how != SIG_UNBLOCK &&
+      sigismember(set, SIGUSR1))
+    cancel_if_armed();
+  return r == 0 ? 0 : errno;
 }
 
 /* A demoted frame on the thread's first use: its arena is made, and the
@@ -91,6 +98,8 @@ static long vm_size_kib(void) {
 static void *idle(void *arg) { return arg; }
 
 int main(void) {
+  const char *cache_env = getenv("SCOPEALLOC_ARENA_CACHE");
+  sigmask_arms = !cache_env || strcmp(cache_env, "0") != 0;
   /* The thread stacks glibc caches stay mapped: warm the cache first. */
   for (int i = 0; i < 4; ++i) {
     pthread_t t;

@@ -1,13 +1,14 @@
 /* A signal handler that runs demoted code may interrupt the runtime while it
  * creates or unmaps the calling thread's arena. This program makes that
- * happen every time: it interposes mprotect, munmap and sigaltstack (the
- * static runtime's calls bind to the executable's definitions) and, when a
- * thread has armed them, sends that thread a signal from inside the
+ * happen every time: it interposes mprotect, munmap and pthread_sigmask
+ * (the static runtime's calls bind to the executable's definitions) and,
+ * when a thread has armed them, sends that thread a signal from inside the
  * runtime's own call: mprotect and munmap when arenas are mapped and
- * unmapped (SCOPEALLOC_ARENA_CACHE=0), sigaltstack when they come from and
- * go back to the cache of exited threads' arenas (the alternate signal
- * stack travels with the arena). The handler then uses the default pool,
- * as demoted code in a handler does.
+ * unmapped (SCOPEALLOC_ARENA_CACHE=0); with the cache of exited threads'
+ * arenas, where taking and returning one makes no such call (nor, without
+ * guarded frames, any sigaltstack call), pthread_sigmask as it blocks the
+ * signal around the arena's creation and return. The handler then uses the
+ * default pool, as demoted code in a handler does.
  *
  * Creation: before the fix the handler found no arena yet (cur still NULL),
  * made a second one and listed the thread twice, which left a cycle in the
@@ -15,6 +16,7 @@
  * allocated from the arena just unmapped and crashed. Either way the program
  * fails (a crash, a wrong count, or the ctest timeout). */
 #define _GNU_SOURCE 1
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -58,12 +60,20 @@ int munmap(void *addr, size_t len) {
   return r;
 }
 
-/* In creation (an arena from the cache) and teardown (back into it). */
-int sigaltstack(const stack_t *ss, stack_t *old) {
-  int r = (int)syscall(SYS_sigaltstack, ss, old);
-  signal_if_armed(&arm_mprotect);
-  signal_if_armed(&arm_munmap);
-  return r;
+/* With the cache only (set by main): without it mprotect and munmap are
+ * the calls inside the sections. */
+static int sigmask_arms;
+
+/* In creation (an arena from the cache) and teardown (back into it): the
+ * call that blocks SIGUSR1, so the signal is sent from inside the section. */
+int pthread_sigmask(int how, const sigset_t *set, sigset_t *old) {
+  int r = (int)syscall(SYS_rt_sigprocmask, how, set, old, _NSIG / 8);
+  if (r == 0 && sigmask_arms && set && how != SIG_UNBLOCK &&
+      sigismember(set, SIGUSR1)) {
+    signal_if_armed(&arm_mprotect);
+    signal_if_armed(&arm_munmap);
+  }
+  return r == 0 ? 0 : errno;
 }
 
 /* What demoted code in a handler does: a frame of the default pool. */
@@ -108,6 +118,8 @@ static void run_thread(void *(*fn)(void *)) {
 }
 
 int main(void) {
+  const char *cache_env = getenv("SCOPEALLOC_ARENA_CACHE");
+  sigmask_arms = !cache_env || strcmp(cache_env, "0") != 0;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;

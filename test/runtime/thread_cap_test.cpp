@@ -4,6 +4,8 @@
 // ends in the exhaustion handler instead of the OOM killer.
 #include <pthread.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
@@ -90,8 +92,12 @@ void *StatsCapacity(void *out) {
 }
 
 // 8 x the soft RLIMIT_STACK, at least 64 MiB, at most 1 GiB (also when
-// unlimited), read when each thread's arena is made; SCOPEALLOC_RESERVE
-// still wins. Checked in a child, which may change its limits.
+// unlimited), read once per process, when its first arena is made (as glibc
+// reads it once for its threads' stacks; a forked child reads it again), so
+// that a thread taking a cached arena makes no system call for it;
+// SCOPEALLOC_RESERVE still wins. Each limit is tried in a child forked for
+// it, which then changes the limit: the next new arena (no cache) keeps the
+// cap read first. Checked in a child, which may change its limits.
 void CheckDefaultCaps() {
   unsetenv("SCOPEALLOC_RESERVE");
   struct rlimit rl;
@@ -107,16 +113,40 @@ void CheckDefaultCaps() {
     now.rlim_cur = soft;
     if (setrlimit(RLIMIT_STACK, &now) != 0)
       continue;
-    size_t capacity = 0;
-    OnNewThread(StatsCapacity, &capacity);
-    tried++;
-    if (capacity != ExpectedDefaultCap(soft)) {
-      std::fprintf(stderr, "RLIMIT_STACK %llu: capacity %zu, want %zu\n",
-                   (unsigned long long)soft, capacity,
-                   ExpectedDefaultCap(soft));
-      bad++;
+    pid_t pid = fork();
+    if (pid == 0) {
+      setenv("SCOPEALLOC_ARENA_CACHE", "0", 1);
+      size_t capacity = 0;
+      OnNewThread(StatsCapacity, &capacity);
+      int wrong = capacity != ExpectedDefaultCap(soft);
+      if (wrong)
+        std::fprintf(stderr, "RLIMIT_STACK %llu: capacity %zu, want %zu\n",
+                     (unsigned long long)soft, capacity,
+                     ExpectedDefaultCap(soft));
+      struct rlimit later = now;
+      later.rlim_cur = 2 * MiB; // another cap: 64 MiB, unlike 8 x 16 MiB
+      size_t again = 0;
+      if (setrlimit(RLIMIT_STACK, &later) == 0) {
+        OnNewThread(StatsCapacity, &again);
+        if (again != capacity) {
+          std::fprintf(stderr,
+                       "RLIMIT_STACK %llu, then 2 MiB: capacity %zu, then "
+                       "%zu (read again)\n",
+                       (unsigned long long)soft, capacity, again);
+          wrong = 1;
+        }
+      }
+      std::fflush(stderr);
+      _exit(wrong);
     }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0)
+      bad++;
+    tried++;
   }
+  if (setrlimit(RLIMIT_STACK, &rl) != 0)
+    bad++;
   // The environment overrides the default.
   setenv("SCOPEALLOC_RESERVE", "3M", 1);
   size_t capacity = 0;

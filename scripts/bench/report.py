@@ -66,7 +66,8 @@ PLANNED_BUMP_TARGET = 1.02
 RE2_TARGET = 1.10  # C++ at limit 0 vs plain clang++ (issue 23 item 6)
 RE2_VARIANTS = [
     ("plain", "plain clang++ -O2", None, None),
-    ("limit0", "scopealloc-clang++, limit 0", RE2_TARGET, None),
+    ("safestack", "clang++ -O2 -fsanitize=safe-stack", None, None),
+    ("limit0", "scopealloc-clang++, limit 0", RE2_TARGET, "safestack"),
 ]
 RE2_STATIC_VARIANTS = [
     ("plain-static", "plain clang++ -O2 -static", None, None),
@@ -269,7 +270,36 @@ def judge_paired(rows, by_name, baseline):
                          f"{q1:.3f}-{q3:.3f})")
 
 
-def timed_section(raw, ident, title, variants, baseline, note):
+def judge_counted(rows, counts, baseline, tool, size_note):
+    """Instruction counts (count.py) beside the times: each row gets its
+    count, its ratio to the baseline's and to its SafeStack peer's, and a
+    target is judged by the count's ratio (deterministic), not the times'
+    (issue 48 part 4). The times' verdict stays in the label."""
+    by_name = {v["name"]: v["instructions"] for v in counts["variants"]}
+    if baseline not in by_name:
+        return
+    for row in rows:
+        n = by_name.get(row["name"])
+        if n is None:
+            continue
+        row["instructions"] = n
+        row["instructions_ratio"] = n / by_name[baseline]
+        peer = row.get("safestack")
+        row["instructions_safestack_ratio"] = (
+            n / by_name[peer] if peer in by_name else None)
+        if row["target"]:
+            time_verdict = row["verdict"]
+            row["time_verdict"] = time_verdict
+            row["verdict"] = verdict(row["instructions_ratio"], row["target"],
+                                     row["instructions_safestack_ratio"],
+                                     row.get("safestack_target"))
+            row["label"] += f" (by time: {time_verdict})"
+    return (f"; instructions counted by {tool}{size_note}, one run per "
+            "variant: targets are judged by their ratio")
+
+
+def timed_section(raw, ident, title, variants, baseline, note, counts=None,
+                  size_note=""):
     by_name = {v["name"]: v for v in raw["variants"]}
     cpu = {n: v["cpu_s"] for n, v in by_name.items()}
     wall = {n: v["wall_s"] for n, v in by_name.items()}
@@ -279,6 +309,9 @@ def timed_section(raw, ident, title, variants, baseline, note):
                           "command": by_name[name]["command"]}
     rows = rows_for(variants, cpu, baseline, extra)
     judge_paired(rows, by_name, baseline)
+    if counts:
+        note += judge_counted(rows, counts, baseline, counts["tool"],
+                              size_note) or ""
     return {"id": ident, "title": title, "unit": "s CPU", "baseline": baseline,
             "note": note + f"; median of {raw['rounds']} interleaved rounds, "
                            "ratio of CPU time (user + system); a target is "
@@ -344,8 +377,8 @@ def markdown(results):
              f"{meta['load_before']} before / {meta['load_after']} after, "
              f"{meta['seconds']} s in all)", "",
              "| benchmark | variant | CPU time | × stack / plain | "
-             "× SafeStack | target | |",
-             "|---|---|---:|---:|---:|---:|---|"]
+             "× SafeStack | instructions (× plain, × SafeStack) | target | |",
+             "|---|---|---:|---:|---:|---:|---:|---|"]
     for s in results["sections"]:
         first = True
         for row in s["rows"]:
@@ -361,10 +394,17 @@ def markdown(results):
                 targets.append(f"≤ {row['exe_target']:.2f}× the executable's")
             if row.get("bump_target"):
                 targets.append(row["bump_target"])
+            instr = ""
+            if row.get("instructions"):
+                instr = (f"{row['instructions']:,} "
+                         f"({row['instructions_ratio']:.4f}×")
+                if row.get("instructions_safestack_ratio"):
+                    instr += f", {row['instructions_safestack_ratio']:.4f}×"
+                instr += ")"
             lines.append(
                 f"| {s['title'] if first else ''} | {row['label']} | "
                 f"{fmt_value(row, s['unit'])} | {row['ratio']:.3f}× | "
-                f"{peer} | {target} | {row['verdict'] or ''} |")
+                f"{peer} | {instr} | {target} | {row['verdict'] or ''} |")
             first = False
     lines += ["", "× stack / plain: ratio to the benchmark's baseline (the "
               "stack frame; plain clang -O2); × SafeStack: ratio of a "
@@ -395,6 +435,7 @@ def main():
     p.add_argument("--seconds", type=int, default=0)
     p.add_argument("--fast-path", type=int, default=0)
     p.add_argument("--speedtest-size", type=int, default=0)
+    p.add_argument("--count-size", type=int, default=0)
     p.add_argument("--clang", default="clang")
     args = p.parse_args()
 
@@ -410,7 +451,9 @@ def main():
         note = f"speedtest1 --memdb --size {args.speedtest_size}, SQLite from Debian's sqlite3 source package"
         stats = load(os.path.join(args.dir, "speedtest-stats.json"))
         s = timed_section(speedtest, "speedtest", "SQLite speedtest1",
-                          SPEEDTEST_VARIANTS, "plain", note)
+                          SPEEDTEST_VARIANTS, "plain", note,
+                          load(os.path.join(args.dir, "speedtest-count.json")),
+                          f" (--size {args.count_size})")
         if stats:
             s["workspace"] = stats
             s["note"] += (f"; workspace peak {stats['limit0']['peak_bytes']} "
@@ -429,7 +472,8 @@ def main():
         sections.append(timed_section(
             compile_raw, "compile", "compile sqlite3.c -O2", COMPILE_VARIANTS,
             "plain", "clang -c of the SQLite amalgamation, plugin loaded with "
-            "-fpass-plugin and -fplugin"))
+            "-fpass-plugin and -fplugin",
+            load(os.path.join(args.dir, "compile-count.json"))))
     re2 = load(os.path.join(args.dir, "re2.json"))
     if re2:
         note = ("re2's dfa_test (Debian's re2 source package, its own "
@@ -438,12 +482,13 @@ def main():
         if stats:
             note += (f"; workspace peak {stats['limit0']['peak_bytes']} bytes "
                      f"at limit 0 ({stats['limit0']['allocs']} allocations)")
+        re2_counts = load(os.path.join(args.dir, "re2-count.json"))
         sections.append(timed_section(re2, "re2", "re2 dfa_test (C++)",
-                                      RE2_VARIANTS, "plain", note))
+                                      RE2_VARIANTS, "plain", note, re2_counts))
         sections.append(timed_section(
             re2, "re2-static", "re2 dfa_test (C++), -static",
             RE2_STATIC_VARIANTS, "plain-static",
-            note + "; linked with -static (the static runtime)"))
+            note + "; linked with -static (the static runtime)", re2_counts))
     if not sections:
         raise SystemExit(f"report.py: no benchmark results in {args.dir}")
 

@@ -28,7 +28,15 @@
 #   --rounds N   N interleaved rounds of speedtest1, dfa_test and the
 #                compile (and 20 N paired rounds of the frame benchmark)
 #                instead of 5 (100): on a noisy machine more rounds narrow
-#                the medians.
+#                the medians;
+#   --no-count   no instruction counts (below).
+# Every whole-program row also gets the instructions its program executes,
+# counted once per variant by scripts/bench/count.py: with perf stat where
+# the machine has the counter, else with callgrind (speedtest1 at --size 10,
+# --quick 2; dfa_test whole; the compile only with perf: under callgrind it
+# would take hours). Its targets are judged by those counts, the times
+# beside them (issue 48 part 4); callgrind's outputs stay in <out> for
+# callgrind_annotate.
 # Writes <out>/results.json, prints a Markdown table (targets, PASS/MISS,
 # and a last line "targets: PASS" or "targets: MISS (...)"), draws the chart
 # with scripts/bench/chart.py, and exits with 3 when a target was missed. The machine should be
@@ -42,7 +50,7 @@ out=$build/bench
 command_line="bash scripts/bench/run.sh${*:+ $*}"
 
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
-parts=() quick=0 chart= no_build=0 rounds=
+parts=() quick=0 chart= no_build=0 rounds= count=1
 while [ $# -gt 0 ]; do
   case $1 in
     --micro) parts+=(micro) ;;
@@ -53,6 +61,7 @@ while [ $# -gt 0 ]; do
     --chart) chart=${2:?--chart needs a file name}; shift ;;
     --out) out=${2:?--out needs a directory}; shift ;;
     --no-build) no_build=1 ;;
+    --no-count) count=0 ;;
     --rounds) rounds=${2:?--rounds needs a number}; shift
       case $rounds in ''|*[!0-9]*|0) echo "run.sh: --rounds needs a number > 0, not '$rounds'" >&2; exit 2 ;; esac ;;
     -h|--help) usage 0 ;;
@@ -67,9 +76,9 @@ case $out in /*) ;; *) out=$PWD/$out ;; esac
 wants() { case " ${parts[*]} " in *" $1 "*) return 0 ;; esac; return 1; }
 
 if [ $quick = 1 ]; then
-  micro_rounds=10 micro_calls=200000 st_size=50 st_rounds=3 cc_rounds=1 re2_rounds=1
+  micro_rounds=10 micro_calls=200000 st_size=50 st_rounds=3 cc_rounds=1 re2_rounds=1 count_size=2
 else
-  micro_rounds=100 micro_calls=2000000 st_size=200 st_rounds=5 cc_rounds=5 re2_rounds=5
+  micro_rounds=100 micro_calls=2000000 st_size=200 st_rounds=5 cc_rounds=5 re2_rounds=5 count_size=10
 fi
 [ -z "$rounds" ] || micro_rounds=$((rounds * 20)) st_rounds=$rounds cc_rounds=$rounds re2_rounds=$rounds
 
@@ -88,7 +97,17 @@ plugin=$prefix/lib/ScopeAlloc.so
 limit0="-mllvm -scope-alloc-max-stack-alloca=0"
 mkdir -p "$out"
 rm -f "$out"/micro.json "$out"/micro-*.json "$out"/speedtest.json "$out"/speedtest-stats.json "$out"/compile.json \
-  "$out"/re2.json "$out"/re2-stats.json
+  "$out"/re2.json "$out"/re2-stats.json "$out"/*-count.json
+# count <part> NAME=COMMAND...: instructions per variant, <out>/<part>-count.json.
+count_tool=auto
+count() {
+  local part=$1
+  shift
+  [ $count = 1 ] || return 0
+  log "$part: counting instructions (count.py, one run per variant)"
+  "$python" "$root/scripts/bench/count.py" --tool $count_tool --out "$out/$part-count.json" \
+    --keep "$out/callgrind/$part" "$@"
+}
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 log "load average before: $load_before"
 
@@ -187,6 +206,10 @@ if wants speedtest; then
     "limit0=$st/limit0/speedtest1 $args" \
     "limit0-lto=$st/limit0-lto/speedtest1 $args" \
     "limit0-planned=$st/limit0-planned/speedtest1 $args"
+  args="--memdb --size $count_size"
+  count speedtest "plain=$st/plain/speedtest1 $args" "safestack=$st/safestack/speedtest1 $args" \
+    "default=$st/default/speedtest1 $args" "limit0=$st/limit0/speedtest1 $args" \
+    "limit0-lto=$st/limit0-lto/speedtest1 $args" "limit0-planned=$st/limit0-planned/speedtest1 $args"
 fi
 
 if wants compile; then
@@ -201,6 +224,13 @@ if wants compile; then
     "plain=$clang $cflags" \
     "plugin=$clang $with_plugin $cflags" \
     "plugin-limit0=$clang $with_plugin $limit0 $cflags"
+  # Only where perf counts: callgrind would take hours over clang.
+  if [ $count = 1 ] && "$python" -c "import sys; sys.path.insert(0, '$root/scripts/bench'); import count; sys.exit(0 if count.perf_works() else 1)"; then
+    count_tool=perf count compile "plain=$clang $cflags" "plugin=$clang $with_plugin $cflags" \
+      "plugin-limit0=$clang $with_plugin $limit0 $cflags"
+  else
+    log "compile: no instruction counts (no perf counters here; callgrind would take hours)"
+  fi
 fi
 
 if wants re2; then
@@ -211,25 +241,28 @@ if wants re2; then
   rw_re2_tables "$re2_src" || rw_die "could not generate re2's Unicode tables"
   r2=$out/re2
   mkdir -p "$r2"
-  # dfa_test with re2's own Makefile, four ways; a variant is rebuilt from a
-  # fresh tree when its compiler, plugin or runtime changed (the stamp).
-  re2_variants="plain limit0 plain-static limit0-static"
+  # dfa_test with re2's own Makefile, five ways (SafeStack the peer of
+  # limit 0); a variant is rebuilt from a fresh tree when its compiler,
+  # plugin or runtime changed (the stamp).
+  re2_variants="plain safestack limit0 plain-static limit0-static"
   for v in $re2_variants; do
+    cxxflags=-O2
     case $v in
       plain*) cxx=${clang}++ scopealloc_flags= ;;
+      safestack) cxx=${clang}++ scopealloc_flags= cxxflags="-O2 -fsanitize=safe-stack" ;;
       limit0*) cxx=$prefix/bin/scopealloc-clang++ scopealloc_flags=$limit0 ;;
     esac
-    case $v in *-static) ldflags=-static ;; *) ldflags= ;; esac
+    case $v in *-static) ldflags=-static ;; safestack) ldflags=-fsanitize=safe-stack ;; *) ldflags= ;; esac
     stamp_files=("$cxx" "$re2_src/Makefile")
     case $v in
       limit0*) stamp_files+=("$plugin" "$prefix/lib/libscopealloc_rt.a" "$prefix/lib/libscopealloc_rt.so") ;;
     esac
-    stamp=$(cat "${stamp_files[@]}" | md5sum | cut -d' ' -f1)
+    stamp=$( (cat "${stamp_files[@]}"; echo "$cxxflags $ldflags") | md5sum | cut -d' ' -f1)
     if [ "$(cat "$r2/$v/.stamp" 2>/dev/null)" != "$stamp" ]; then
       log "re2: building dfa_test ($v)"
       rw_fresh_tree "$re2_src" "$r2/$v"
       SCOPEALLOC_FLAGS=$scopealloc_flags rw_run "$r2/$v/build.log" \
-        make -C "$r2/$v" -j"$(nproc)" CXX="$cxx" CXXFLAGS=-O2 LDFLAGS="$ldflags" \
+        make -C "$r2/$v" -j"$(nproc)" CXX="$cxx" CXXFLAGS="$cxxflags" LDFLAGS="$ldflags" \
         obj/test/dfa_test || rw_die "re2: building dfa_test ($v) failed"
       echo "$stamp" > "$r2/$v/.stamp"
     fi
@@ -245,6 +278,7 @@ if wants re2; then
   for v in $re2_variants; do variant_args+=("$v=$r2/$v/obj/test/dfa_test"); done
   "$python" "$root/scripts/bench/interleave.py" --rounds $re2_rounds --warmup 1 \
     --out "$out/re2.json" --log "$r2/run.log" "${variant_args[@]}"
+  count re2 "${variant_args[@]}"
 fi
 
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -255,7 +289,7 @@ verdict=0
 "$python" "$root/scripts/bench/report.py" --dir "$out" --out "$out/results.json" \
   --command "$command_line" --load-before "$load_before" --load-after "$load_after" \
   --seconds $(($(date +%s) - started)) --fast-path "${fast_path:-0}" \
-  --speedtest-size "$st_size" --clang "$clang" || verdict=$?
+  --speedtest-size "$st_size" --count-size "$count_size" --clang "$clang" || verdict=$?
 "$python" "$root/scripts/bench/chart.py" "$out/results.json" "$chart"
 log "results: $out/results.json, chart: $chart"
 # A missed target (report.py: 3) fails the run, after the chart.

@@ -523,10 +523,24 @@ GlobalVariable *RuntimeABI::poolGlobal(StringRef Pool) {
                             GlobalValue::ExternalLinkage, nullptr, Symbol);
 }
 
+/// Whether \p M is for an Arm bare-metal target: no OS, no TLS, where the
+/// freestanding runtime's default pool is the application's global pool
+/// `workspace` at a fixed address, whose state a task switch swaps in
+/// place (task_arena.c).
+static bool isArmBareMetal(const Module &M) {
+  Triple T(M.getTargetTriple());
+  return T.getOS() == Triple::UnknownOS &&
+         (T.getArch() == Triple::thumb || T.getArch() == Triple::arm) &&
+         T.isOSBinFormatELF();
+}
+
 bool RuntimeABI::canInlineDefaultPool(const Function &F) {
-  // Bare-metal triples (OS "none" or missing) have no TLS to put the pool in;
-  // their runtime serves the default pool from a fixed buffer by call.
-  if (Triple(F.getParent()->getTargetTriple()).getOS() == Triple::UnknownOS)
+  // Bare-metal triples (OS "none" or missing) have no TLS to put the pool in.
+  // On Arm (Cortex-M) the inline bump reads the fixed pool `workspace`
+  // instead; elsewhere (RISC-V, AArch64, no triple) the runtime serves the
+  // default pool by call.
+  if (Triple(F.getParent()->getTargetTriple()).getOS() == Triple::UnknownOS &&
+      !isArmBareMetal(*F.getParent()))
     return false;
   // The runtime poisons released memory for these; a store would not.
   return !F.hasFnAttribute(Attribute::SanitizeAddress) &&
@@ -557,8 +571,14 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   LLVMContext &C = M.getContext();
   referenceABIVersion();
   StructType *PoolTy = poolType();
-  GlobalVariable *TLS = M.getGlobalVariable(TLSPoolName, /*AllowLocal=*/true);
-  if (!TLS) {
+  // Bare metal (Arm): the default pool is the global pool `workspace`,
+  // whose fields the running task's state occupies (the task switch copies
+  // it in place), so one address reaches the current arena.
+  const bool BareMetal = isArmBareMetal(M);
+  GlobalVariable *TLS = nullptr;
+  if (BareMetal) {
+    TLS = poolGlobal(DefaultPoolName);
+  } else if (!(TLS = M.getGlobalVariable(TLSPoolName, /*AllowLocal=*/true))) {
     TLS = new GlobalVariable(M, PoolTy, /*isConstant=*/false,
                              GlobalValue::ExternalLinkage, nullptr, TLSPoolName,
                              nullptr, TLSModelOpt);
@@ -574,25 +594,36 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   // to it, as the runtime then rounds its allocations: a frame aligned to at
   // most the granule starts at cur. The slow path gets the frame as it is
   // (with exact counts on, the runtime neither rounds nor needs to).
-  const Align Granule(SCOPEALLOC_DEFAULT_POOL_GRANULE);
+  // Bare metal: the fixed pool's top is a multiple of 8 (the runtime rounds
+  // its frames' ends to SCOPEALLOC_MIN_ALIGN there, as scopealloc-bound
+  // counts every bump), so frames aligned to at most 8 start at cur.
+  const Align Granule(BareMetal ? SCOPEALLOC_MIN_ALIGN
+                                : SCOPEALLOC_DEFAULT_POOL_GRANULE);
   Alignment = std::max(Alignment, Align(SCOPEALLOC_MIN_ALIGN));
   Size = std::max<uint64_t>(Size, 1);
   const uint64_t FastSize = alignTo(Size, Granule);
 
   // Plain-width atomics (monotonic: an ordinary mov) because other threads
-  // read these fields for process statistics.
+  // read these fields for process statistics. Bare metal has one thread:
+  // plain accesses (Cortex-M0 has no atomic instructions, and LLVM would call
+  // __atomic_load_4 for a monotonic load there); the fences below order them
+  // against the frame's accesses for interrupt handlers.
   auto Load = [&](IRBuilder<> &B, Type *Ty, Value *Addr, Align A,
                   const Twine &Name) {
     LoadInst *L = B.CreateAlignedLoad(Ty, Addr, A, Name);
-    L->setAtomic(AtomicOrdering::Monotonic);
+    if (!BareMetal)
+      L->setAtomic(AtomicOrdering::Monotonic);
     return L;
   };
   auto Store = [&](IRBuilder<> &B, Value *V, Value *Addr, Align A) {
-    B.CreateAlignedStore(V, Addr, A)->setAtomic(AtomicOrdering::Monotonic);
+    StoreInst *S = B.CreateAlignedStore(V, Addr, A);
+    if (!BareMetal)
+      S->setAtomic(AtomicOrdering::Monotonic);
   };
 
   IRBuilder<> B(Before);
-  Value *Pool = createThreadLocalAddress(B, TLS, "scopealloc.pool");
+  Value *Pool = BareMetal ? static_cast<Value *>(TLS)
+                          : createThreadLocalAddress(B, TLS, "scopealloc.pool");
   Value *Cur = Load(B, Ptr, Pool, PtrAlign, "scopealloc.cur");
   // The bound is the pool's high-water mark, not its committed limit
   // (high <= limit always): a frame that would set a new peak takes the slow
@@ -641,6 +672,13 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
                      /*isVolatile=*/true);
   }
   Store(Fast, End, Pool, PtrAlign);
+  if (BareMetal) {
+    // An interrupt handler takes its frames from cur: no access to the frame
+    // may move above the store that claims it (a compiler barrier; no
+    // instruction).
+    Fast.CreateFence(AtomicOrdering::SequentiallyConsistent,
+                     SyncScope::SingleThread);
+  }
   if (CountInlineFrames) {
     Value *AllocsAddr = Fast.CreateStructGEP(PoolTy, Pool, PoolField::Allocs);
     Type *U64 = Fast.getInt64Ty();
@@ -690,6 +728,15 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
     Call->setCallingConv(CallingConv::PreserveMost);
     SlowMark = Slow.CreateExtractValue(Call, 0);
     SlowFrame = Slow.CreateExtractValue(Call, 1);
+  } else if (BareMetal && Alignment <= Granule) {
+    // One call, and one value live through the function: the frame is its
+    // own mark. The runtime keeps the top a multiple of 8, so the frame
+    // starts at the top it found; where it does not (a pool over unaligned
+    // memory, a runtime before the fast path), the release leaves the few
+    // bytes of padding below the frame allocated until the caller's own
+    // release, as a frame of the caller would hold them.
+    SlowFrame = alloc(Slow, "", ConstantInt::get(IntPtr, Size), Alignment);
+    SlowMark = SlowFrame;
   } else {
     SlowMark = mark(Slow, "");
     SlowFrame = alloc(Slow, "", ConstantInt::get(IntPtr, Size), Alignment);
@@ -708,9 +755,16 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
 }
 
 StoreInst *RuntimeABI::inlineRelease(IRBuilder<> &B, const InlineFrame &Frame) {
+  // Bare metal: nothing of the frame may be accessed below the store that
+  // hands it to the next interrupt handler (a compiler barrier).
+  const bool BareMetal = isArmBareMetal(M);
+  if (BareMetal)
+    B.CreateFence(AtomicOrdering::SequentiallyConsistent,
+                  SyncScope::SingleThread);
   StoreInst *Store = B.CreateAlignedStore(
       Frame.Mark, Frame.Pool, M.getDataLayout().getPointerABIAlignment(0));
-  Store->setAtomic(AtomicOrdering::Monotonic);
+  if (!BareMetal)
+    Store->setAtomic(AtomicOrdering::Monotonic);
   return Store;
 }
 

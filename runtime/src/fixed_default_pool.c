@@ -9,7 +9,9 @@
  * no libatomic either). Interrupt handlers nest like stack frames and the
  * pass releases every frame it opens, so a handler running demoted code
  * leaves `cur` where it found it; only the `high`/`allocs` counters may then
- * miss an update. An RTOS's tasks get arenas of their own switched into this
+ * miss an update. Code the pass built for Arm bumps this pool inline
+ * (`cur` against `bound`, see sa_default_bound) and releases with a store
+ * of `cur`: the calls below are then its slow path. An RTOS's tasks get arenas of their own switched into this
  * pool (task_arena.c); the pool's `owner` says whose frames it holds, and a
  * frame of another task is reported, not served (sa_task_claim). */
 #include "internal.h"
@@ -22,6 +24,26 @@
 
 void *__scopealloc_mark(void) { return __scopealloc_pool_workspace.cur; }
 
+/* Returns `p`, the frame sa_bump just served, after rounding the pool's
+ * top up to SA_MIN_ALIGN (at most to `limit`), as scopealloc-bound counts
+ * every bump, and setting the inline fast path's bound (sa_default_bound):
+ * code the pass built for Arm starts a frame aligned to at most 8 at `cur`
+ * itself. A top off that alignment is the limit itself, where no frame fits
+ * inline. Apart and tail-called, so that the entry points' own frames, which
+ * the stack bounds count below every demoted frame, stay as they were. */
+static __attribute__((noinline)) void *sa_fixed_served(scopealloc_pool *pool,
+                                                       void *p) {
+  uintptr_t top = ((uintptr_t)pool->cur + (SA_MIN_ALIGN - 1)) &
+                  ~(uintptr_t)(SA_MIN_ALIGN - 1);
+  if (top > (uintptr_t)pool->limit)
+    top = (uintptr_t)pool->limit;
+  pool->cur = (char *)top;
+  if ((char *)top > pool->high)
+    pool->high = (char *)top;
+  pool->bound = sa_default_bound(pool);
+  return p;
+}
+
 /* Cold: another task's frames are live here, the pool was last used by
  * another task (it becomes this one's), or the request does not fit. */
 static SA_COLD void *sa_fixed_alloc_slow(size_t size, size_t align,
@@ -31,17 +53,20 @@ static SA_COLD void *sa_fixed_alloc_slow(size_t size, size_t align,
     sa_fail_other_task(pool, SA_POOL_NAME, size, align, caller);
   void *p;
   if (sa_bump(pool, size, align, &p))
-    return p;
+    return sa_fixed_served(pool, p);
   sa_fail(pool, SA_POOL_NAME, sa_bump_failure(align), size, align, 0, caller);
 }
 
-/* Hot path: the owner check and sa_bump on the fixed buffer; it never
- * grows. */
+/* The owner check and the bump on the fixed buffer (it never grows), then
+ * the inline fast path's bound: a frame that set a new peak, a task's first
+ * frame in its arena, the first frame after a switch to a task that has not
+ * claimed the pool, all come here (docs/internals.md). */
 void *__scopealloc_alloc(size_t size, size_t align) {
+  scopealloc_pool *pool = &__scopealloc_pool_workspace;
   void *p;
-  if (SA_LIKELY(__scopealloc_pool_workspace.owner == sa_task_id()) &&
-      SA_LIKELY(sa_bump(&__scopealloc_pool_workspace, size, align, &p)))
-    return p;
+  if (SA_LIKELY(pool->owner == sa_task_id()) &&
+      SA_LIKELY(sa_bump(pool, size, align, &p)))
+    return sa_fixed_served(pool, p);
   return sa_fixed_alloc_slow(size, align, __builtin_return_address(0));
 }
 

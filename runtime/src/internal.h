@@ -381,6 +381,27 @@ static inline int sa_task_claim(scopealloc_pool *pool) {
   return 1;
 }
 
+/* stats.c (layer 2), declared below for every runtime. */
+extern int sa_exact_state SA_HIDDEN;
+
+/* The `bound` the inline fast path compares a default-pool frame's end with
+ * (abi.h): the high-water mark while each frame it lets through is one
+ * __scopealloc_alloc would serve the same way, else NULL (every frame
+ * calls). That is, the running task is the switch's (no RTOS identity word:
+ * with one, every frame goes through the owner check), it holds the pool's
+ * frames (a task that has not claimed the pool, or finds another task's
+ * frames there, calls: the owner check then claims or reports), the pool's
+ * base is a multiple of 8 (its top then is too, but at the limit, where no
+ * frame fits), and exact counts are off. Recomputed by each allocation the
+ * runtime serves, each task switch and scopealloc_task_identity. */
+static inline char *sa_default_bound(const scopealloc_pool *pool) {
+  if ((const void *)sa_task_id_word != (const void *)&sa_task_running ||
+      pool->owner != sa_task_running || sa_exact_state > 0 ||
+      ((uintptr_t)pool->base & (SA_MIN_ALIGN - 1)))
+    return (char *)0;
+  return pool->high;
+}
+
 /* arena.c: reports a frame taken while another task's are live in `pool`
  * (SCOPEALLOC_REASON_OTHER_TASK; the failure's mark is their top). */
 SA_HIDDEN SA_COLD SA_NORETURN void

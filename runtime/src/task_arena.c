@@ -179,6 +179,10 @@ scopealloc_task *scopealloc_task_switch(scopealloc_task *to) {
   }
   sa_current = to;
   sa_task_running = to;
+  /* The inline fast path's bound for the state just loaded (not saved with
+   * a share: it follows from the state and the running task). */
+  __scopealloc_pool_workspace.bound =
+      sa_default_bound(&__scopealloc_pool_workspace);
   sa_irq_restore(irq);
   return from;
 }
@@ -186,8 +190,14 @@ scopealloc_task *scopealloc_task_switch(scopealloc_task *to) {
 scopealloc_task *scopealloc_task_current(void) { return sa_current; }
 
 void scopealloc_task_identity(const void *word) {
+  sa_irq_state irq = sa_irq_save();
   sa_task_id_word =
       word ? (const void *const volatile *)word : &sa_task_running;
+  /* With an RTOS's identity word the inline fast path closes: every frame
+   * then goes through the owner check. */
+  __scopealloc_pool_workspace.bound =
+      sa_default_bound(&__scopealloc_pool_workspace);
+  sa_irq_restore(irq);
 }
 
 int scopealloc_task_add_pool(scopealloc_task *task, scopealloc_pool *pool,

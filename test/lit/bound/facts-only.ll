@@ -17,7 +17,8 @@ target triple = "thumbv7em-none-unknown-eabi"
 
 ; PLACED-LABEL: define ptr @sa_grow(
 ; PLACED-NEXT: .pushsection .scopealloc_facts
-; PLACED-NEXT: call ptr @__scopealloc_mark()
+; PLACED-NEXT: %scopealloc.cur = load ptr, ptr @__scopealloc_pool_workspace
+; PLACED: call nonnull align 8 ptr @__scopealloc_alloc(
 define ptr @sa_grow(i32 %size, i32 %align) {
   %scratch = alloca [64 x i8]
   call void @fill(ptr %scratch)

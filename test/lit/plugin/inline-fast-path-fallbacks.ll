@@ -1,10 +1,12 @@
 ; Where a store cannot stand in for the runtime, the frame keeps the calls:
 ; sanitizers that poison released memory, frames with resume points (their
-; bookkeeping follows the runtime calls), bare-metal triples without TLS,
-; named pools, and the option turned off.
+; bookkeeping follows the runtime calls), bare-metal triples other than Arm
+; (no TLS; Arm bumps the fixed pool 'workspace' inline:
+; baremetal-inline-fast-path.ll), named pools, and the option turned off.
 ; RUN: split-file %s %t
 ; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -passes='scope-alloc,verify' -S %t/hosted.ll | FileCheck %s
 ; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -passes='scope-alloc,verify' -S %t/bare-metal.ll | FileCheck %s --check-prefix=CALLS
+; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -passes='scope-alloc,verify' -S %t/bare-metal-arm.ll | FileCheck %s --check-prefix=ARM
 ; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -passes='scope-alloc,verify' -S %t/no-triple.ll | FileCheck %s --check-prefix=CALLS
 ; RUN: %opt %loadplugin -scope-alloc-fast-path=checked -scope-alloc-inline-fast-path=false -passes='scope-alloc,verify' -S %t/hosted.ll \
 ; RUN:   | FileCheck %s --check-prefix=OFF
@@ -94,13 +96,28 @@ define void @two_pools() {
 !0 = !{!"global.sram"}
 
 ;--- bare-metal.ll
-target datalayout = "e-m:e-p:32:32-Fi8-i64:64-v128:64:128-a:0:32-n32-S64"
-target triple = "thumbv7em-none-unknown-eabi"
+target datalayout = "e-m:e-p:32:32-i64:64-n32-S128"
+target triple = "riscv32-unknown-unknown-elf"
 declare void @use(ptr)
 ; CALLS-LABEL: define void @plain(
 ; CALLS-NOT:     scopealloc.fits
 ; CALLS:         call ptr @__scopealloc_mark()
 ; CALLS:         call void @__scopealloc_release(
+define void @plain() {
+  %buf = alloca [4096 x i8]
+  call void @use(ptr %buf)
+  ret void
+}
+
+;--- bare-metal-arm.ll
+target datalayout = "e-m:e-p:32:32-Fi8-i64:64-v128:64:128-a:0:32-n32-S64"
+target triple = "thumbv7em-none-unknown-eabi"
+declare void @use(ptr)
+; ARM-LABEL: define void @plain(
+; ARM:         load ptr, ptr @__scopealloc_pool_workspace
+; ARM:         %scopealloc.fits = icmp ule
+; ARM-NOT:     call void @__scopealloc_release
+; ARM:         ret void
 define void @plain() {
   %buf = alloca [4096 x i8]
   call void @use(ptr %buf)

@@ -156,6 +156,7 @@ public:
         addLibraryCallbacks(I);
     // Entries may add nodes (main without facts): they need their own use.
     findEntries();
+    warnUnnamedTasks();
     addTerminationCallees();
     for (unsigned I = 0; I < G.Nodes.size(); ++I)
       addOwnUse(I);
@@ -231,6 +232,51 @@ private:
     N.Facts = &R;
     if (!R.Name.empty())
       N.Name = R.Name;
+  }
+
+  /// An RTOS's task is started by its scheduler, on a stack of its own,
+  /// from the function given to a creation call: no call of the program
+  /// reaches it, so a task the policy's 'tasks' does not name would be
+  /// bounded nowhere. The functions whose addresses a caller of a known
+  /// creation call takes are such entries: each one that is not a task's
+  /// (or another entry's) is reported, with the line to add.
+  void warnUnnamedTasks() {
+    static const char *const Creators[] = {
+        "xTaskCreateStatic", "xTaskCreate", "xTaskCreateRestricted",
+        "xTaskCreateRestrictedStatic", "xTaskCreateAffinitySet",
+        "xTaskCreateStaticAffinitySet", "k_thread_create", "osThreadNew",
+        "tx_thread_create", "_tx_thread_create", "_txe_thread_create"};
+    auto IsCreator = [](StringRef Name) {
+      return llvm::is_contained(Creators, Name);
+    };
+    for (const FunctionFacts &R : Img.Records) {
+      if (!R.Address)
+        continue;
+      auto Call = llvm::find_if(R.Calls, [&](const FunctionFacts::SymbolUse &U) {
+        return IsCreator(U.Name);
+      });
+      if (Call == R.Calls.end())
+        continue;
+      for (const FunctionFacts::SymbolUse &Ref : R.Refs) {
+        const Node &N = G.Nodes[*resolve(Ref)];
+        const std::string &Name = N.Facts ? N.Facts->Name : N.Name;
+        if (S.isTaskEntry(Name) || S.isTaskEntry(Ref.Name) ||
+            llvm::is_contained(S.Entries, Name) ||
+            (N.Facts && (N.Facts->Flags & facts::FlagEntry)))
+          continue;
+        std::string Where = R.File.empty()
+                                ? std::string()
+                                : " (" + R.File + ":" + std::to_string(R.Line) + ")";
+        G.Warnings.push_back(
+            "'" + R.Name + "'" + Where + " calls " + Call->Name +
+            " and takes the address of '" + Name +
+            "': if that is a task's entry, the task's stack is bounded "
+            "nowhere (its scheduler starts it; no call of the program "
+            "does): name the task in the policy's 'tasks' (" + Name +
+            ": { entry: " + Name +
+            ", stack: <its stack array or bytes> }, docs/rtos.md)");
+      }
+    }
   }
 
   void markAddressTaken() {

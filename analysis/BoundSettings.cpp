@@ -89,6 +89,8 @@ void addTargetBounds(const PolicyTarget &T, StringRef Path, Settings &S) {
   }
   for (const auto &[Handler, Level] : B.InterruptPriorities)
     S.InterruptPriorities[Handler] = {Level, "'interrupt-priorities' " + In};
+  if (!B.Rtos.empty())
+    S.Rtos = B.Rtos;
   for (const TaskDecl &D : B.Tasks) {
     Settings::Task T{
         D.Name,

@@ -79,6 +79,8 @@ struct Settings {
     std::map<std::string, uint64_t> Pools;
   };
   std::vector<Task> Tasks;
+  /// The matched target's 'rtos' (for tasks found in the image), or "".
+  std::string Rtos;
   /// The task whose entry is \p Function, or null.
   const Task *taskOfEntry(llvm::StringRef Function) const {
     for (const Task &T : Tasks)

@@ -252,10 +252,11 @@ private:
     for (const FunctionFacts &R : Img.Records) {
       if (!R.Address)
         continue;
-      auto Call = llvm::find_if(R.Calls, [&](const FunctionFacts::SymbolUse &U) {
-        return IsCreator(U.Name);
-      });
-      if (Call == R.Calls.end())
+      std::string Creates;
+      for (const FunctionFacts::SymbolUse &U : R.Calls)
+        if (IsCreator(U.Name))
+          Creates += (Creates.empty() ? "" : ", ") + U.Name;
+      if (Creates.empty())
         continue;
       for (const FunctionFacts::SymbolUse &Ref : R.Refs) {
         const Node &N = G.Nodes[*resolve(Ref)];
@@ -268,7 +269,7 @@ private:
                                 ? std::string()
                                 : " (" + R.File + ":" + std::to_string(R.Line) + ")";
         G.Warnings.push_back(
-            "'" + R.Name + "'" + Where + " calls " + Call->Name +
+            "'" + R.Name + "'" + Where + " calls " + Creates +
             " and takes the address of '" + Name +
             "': if that is a task's entry, the task's stack is bounded "
             "nowhere (its scheduler starts it; no call of the program "
@@ -602,7 +603,10 @@ private:
       std::optional<unsigned> Found = functionNamed(Name);
       if (Found)
         addEntry(*Found,
-                 S.isTaskEntry(Name)           ? "policy task entry"
+                 S.isTaskEntry(Name)
+                     ? (StringRef(S.taskOfEntry(Name)->From).starts_with("'tasks'")
+                            ? "policy task entry"
+                            : "created task entry")
                  : S.PolicyEntries.count(Name) ? "policy entry"
                                                : "option",
                  C::PerThread, false, /*Declared=*/true);

@@ -46,6 +46,11 @@ enum Tag : uint8_t {
   TagStackAlloca = 11,    ///< uleb bytes, uleb align, str name, uleb line,
                           ///< uleb StackAllocaFlag bits: a constant-size
                           ///< allocation kept in the machine frame
+  TagTaskCreate = 12,     ///< str creation call (TaskCreators), str task
+                          ///< name ("": not a constant), str entry
+                          ///< function, str stack array ("": none), uleb
+                          ///< stack bytes (0: not a constant), uleb
+                          ///< line of the call (0: unknown)
 };
 
 /// TagFlags bits.
@@ -135,6 +140,27 @@ inline constexpr LibraryCallback LibraryCallbacks[] = {
     {"__cxa_thread_atexit_impl", 0, RefThreadExitHandler},
     {"pthread_key_create", 1, RefThreadExitHandler},
     {"tss_create", 1, RefThreadExitHandler},
+};
+
+/// An RTOS's call that creates a task: the arguments that give its entry,
+/// name, stack array and stack size (-1: none), and the size's unit. The
+/// pass records a call whose entry is a function constant (TagTaskCreate);
+/// scopealloc-bound makes it a task of its own stack (docs/rtos.md).
+struct TaskCreator {
+  const char *Name;
+  int Entry, TaskName, Stack, Size;
+  bool SizeInWords; ///< FreeRTOS: StackType_t words (pointer-sized here)
+  const char *Rtos; ///< "freertos", "zephyr", "threadx"
+};
+inline constexpr TaskCreator TaskCreators[] = {
+    {"xTaskCreateStatic", 0, 1, 5, 2, true, "freertos"},
+    {"xTaskCreate", 0, 1, -1, 2, true, "freertos"},
+    {"xTaskCreateStaticAffinitySet", 0, 1, 5, 2, true, "freertos"},
+    {"xTaskCreateAffinitySet", 0, 1, -1, 2, true, "freertos"},
+    {"k_thread_create", 3, -1, 1, 2, false, "zephyr"},
+    {"tx_thread_create", 2, 1, 4, 5, false, "threadx"},
+    {"_tx_thread_create", 2, 1, 4, 5, false, "threadx"},
+    {"_txe_thread_create", 2, 1, 4, 5, false, "threadx"},
 };
 
 /// Whether library function \p Name runs a function passed to it before it

@@ -49,6 +49,13 @@ struct FunctionFacts {
   };
   std::vector<SymbolUse> Calls, Refs;
   std::map<std::string, uint64_t> IndirectCalls; ///< type -> call sites
+  /// An RTOS task created with a function constant (facts::TaskCreators).
+  struct TaskCreation {
+    std::string Creator, TaskName, Entry, StackSymbol;
+    uint64_t StackBytes = 0; ///< 0: not a constant
+    unsigned Line = 0;
+  };
+  std::vector<TaskCreation> TaskCreations;
   /// SCOPEALLOC_RECURSION_BOUND: frames of its cycle at once (0: none).
   uint64_t RecursionBound = 0;
   /// Constant-size allocations left in the machine frame, what a smaller

@@ -11,6 +11,7 @@
 #include "llvm/ADT/SCCIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfo.h"
@@ -171,6 +172,46 @@ static bool isRegistration(const Use &U) {
     if (Callee->getName() == LC.Name && U.getOperandNo() == LC.Argument)
       return true;
   return false;
+}
+
+/// An RTOS's creation call whose entry is a function constant
+/// (facts::TaskCreators): the task, with what of its name, stack array and
+/// stack size the call gives as constants, for scopealloc-bound to bound
+/// on its own stack.
+static void addTaskCreation(const CallBase &CB, const Function &Callee,
+                            FunctionFacts &Facts) {
+  for (const facts::TaskCreator &TC : facts::TaskCreators) {
+    if (Callee.getName() != TC.Name)
+      continue;
+    auto Arg = [&](int I) -> const Value * {
+      return I >= 0 && unsigned(I) < CB.arg_size()
+                 ? CB.getArgOperand(I)->stripPointerCasts()
+                 : nullptr;
+    };
+    const auto *Entry = dyn_cast_or_null<Function>(Arg(TC.Entry));
+    if (!Entry)
+      return; // chosen at run time: the bound warns (CallGraph.cpp)
+    FunctionFacts::TaskCreation T;
+    T.Creator = TC.Name;
+    T.Entry = symbolName(*Entry);
+    StringRef Name;
+    if (const Value *N = Arg(TC.TaskName); N && getConstantStringInfo(N, Name))
+      T.TaskName = Name.str();
+    if (const Value *St = Arg(TC.Stack))
+      if (const auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(St));
+          GV && GV->hasName())
+        T.StackSymbol = symbolName(*GV);
+    if (const auto *Size = dyn_cast_or_null<ConstantInt>(Arg(TC.Size)))
+      T.StackBytes =
+          Size->getZExtValue() *
+          (TC.SizeInWords
+               ? CB.getModule()->getDataLayout().getPointerSize()
+               : 1);
+    if (const DebugLoc &DL = CB.getDebugLoc())
+      T.Line = DL.getLine();
+    Facts.TaskCreations.push_back(std::move(T));
+    return;
+  }
 }
 
 /// Whether \p V's address reaches code the module does not show
@@ -538,6 +579,7 @@ FunctionFacts collectFacts(Function &F) {
           else if (LC.Kind == facts::RefThreadStart)
             Facts.Flags |= facts::FlagUnknownThreadStart;
         }
+        addTaskCreation(*CB, *Target, Facts);
       } else {
         ++Facts.IndirectCalls[typeSignature(CB->getFunctionType())];
       }
@@ -754,6 +796,15 @@ std::string recordAssembly(const FunctionFacts &Facts, const Function &F) {
       E.addr(R.Relocatable ? R.Name : "");
       E.str(R.Name);
       E.uleb(R.Flags);
+    });
+  for (const FunctionFacts::TaskCreation &T : Facts.TaskCreations)
+    Field(facts::TagTaskCreate, [&](Encoder &E) {
+      E.str(T.Creator);
+      E.str(T.TaskName);
+      E.str(T.Entry);
+      E.str(T.StackSymbol);
+      E.uleb(T.StackBytes);
+      E.uleb(T.Line);
     });
 
   std::string Text;

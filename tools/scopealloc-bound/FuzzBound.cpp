@@ -12,6 +12,7 @@
 #include "Check.h"
 #include "Image.h"
 #include "Output.h"
+#include "Tasks.h"
 
 #include "llvm/Support/MemoryBufferRef.h"
 #include "llvm/Support/raw_ostream.h"
@@ -37,6 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   Settings S;
   addBuiltinAssumptions(S);
   setMachineDefaults(*Img, S);
+  addCreatedTasks(*Img, S);
   CallGraph G = analyzeImage(*Img, S);
   Bounds B = computeBounds(G, S);
   printText(Null, *Img, G, S, B);

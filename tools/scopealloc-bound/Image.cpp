@@ -1170,6 +1170,17 @@ private:
       case facts::TagRecursionBound:
         R.RecursionBound = F.uleb();
         break;
+      case facts::TagTaskCreate: {
+        FunctionFacts::TaskCreation T;
+        T.Creator = F.str();
+        T.TaskName = F.str();
+        T.Entry = F.str();
+        T.StackSymbol = F.str();
+        T.StackBytes = F.uleb();
+        T.Line = F.uleb();
+        R.TaskCreations.push_back(std::move(T));
+        break;
+      }
       case facts::TagStackAlloca: {
         FunctionFacts::StackAlloca A;
         A.Bytes = F.uleb();

@@ -447,6 +447,14 @@ void dumpFacts(raw_ostream &OS, const Image &Img) {
          << (Ref.Flags & facts::RefSignalHandler ? " (signal handler)" : "")
          << (Ref.Flags & facts::RefExitHandler ? " (exit handler)" : "")
          << '\n';
+    for (const FunctionFacts::TaskCreation &T : R.TaskCreations)
+      OS << "  task created by " << T.Creator << ": entry " << T.Entry
+         << (T.TaskName.empty() ? "" : ", name \"" + T.TaskName + "\"")
+         << (T.StackSymbol.empty() ? "" : ", stack array " + T.StackSymbol)
+         << (T.StackBytes ? ", stack " + std::to_string(T.StackBytes) +
+                                " bytes"
+                          : "")
+         << (T.Line ? ", line " + std::to_string(T.Line) : "") << '\n';
   }
 }
 

@@ -1,6 +1,7 @@
 //===- Tasks.cpp - The stack bound of each task of a policy ---------------===//
 #include "Tasks.h"
 #include "PolicyFile.h"
+#include "FactsFormat.h"
 #include "Scope.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -19,6 +20,60 @@ bool inTaskArena(const Image &Img, const CallGraph &G, const Settings &S,
     return true;
   return T && !T->Arena.empty() && Pool == DefaultPoolName &&
          Img.DataObjects.count(taskArenaBuffer(T->Arena));
+}
+
+std::vector<std::string> addCreatedTasks(const Image &Img, Settings &S) {
+  std::vector<std::string> Warnings;
+  const bool FP = !Img.FloatingPoint.empty();
+  for (const FunctionFacts &R : Img.Records) {
+    if (!R.Address)
+      continue;
+    for (const FunctionFacts::TaskCreation &C : R.TaskCreations) {
+      if (S.isTaskEntry(C.Entry))
+        continue; // the policy's 'tasks' has it
+      Settings::Task T;
+      T.Name = C.TaskName.empty() ? C.Entry : C.TaskName;
+      if (llvm::any_of(S.Tasks, [&](const Settings::Task &Old) {
+            return Old.Name == T.Name;
+          }))
+        T.Name += " (" + C.Entry + ")";
+      T.Entry = C.Entry;
+      T.StackSymbol = C.StackSymbol;
+      if (C.StackSymbol.empty())
+        T.StackBytes = C.StackBytes;
+      std::string Where = R.File.empty()
+                              ? std::string()
+                              : " (" + R.File + ":" +
+                                    std::to_string(C.Line ? C.Line : R.Line) +
+                                    ")";
+      T.From = C.Creator + " in '" + R.Name + "'" + Where;
+      llvm::StringRef Family;
+      for (const facts::TaskCreator &TC : facts::TaskCreators)
+        if (C.Creator == TC.Name)
+          Family = TC.Rtos;
+      if (!S.Rtos.empty())
+        T.Rtos = S.Rtos;
+      else if (Family == "freertos")
+        T.Rtos = FP ? "freertos-cm4f" : "freertos-cm3";
+      else
+        Warnings.push_back(
+            "task '" + T.Name + "' (" + T.From + "): no switch context is "
+            "known for " + Family.str() + ": its bound counts none; give the "
+            "target's 'rtos' or name the task in 'tasks' with its "
+            "'switch-context' (docs/rtos.md)");
+      if (!T.StackSymbol.empty() || T.StackBytes) {
+        if (!llvm::is_contained(S.Entries, T.Entry))
+          S.Entries.push_back(T.Entry);
+        S.Tasks.push_back(std::move(T));
+      } else {
+        Warnings.push_back("task '" + T.Name + "' (" + T.From +
+                           "): its stack is not a constant of the call: "
+                           "name the task in the policy's 'tasks' with its "
+                           "'stack' (docs/rtos.md)");
+      }
+    }
+  }
+  return Warnings;
 }
 
 std::vector<TaskBound> taskBounds(const Image &Img, const CallGraph &G,

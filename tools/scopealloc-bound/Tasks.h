@@ -50,6 +50,15 @@ struct TaskBound {
   std::vector<PoolShare> Shares;
 };
 
+/// Adds to \p S a task for each creation call of the image whose entry is
+/// a function constant (facts TagTaskCreate: xTaskCreateStatic,
+/// k_thread_create, ...) and that the policy's 'tasks' does not name: its
+/// stack is the call's stack array (its size in the image) or its constant
+/// size, its switch context the target's 'rtos', else FreeRTOS's port for
+/// the image (CM4F with FP code, else CM3). Returns a warning for each task
+/// whose switch context is not known (Zephyr, ThreadX with no 'rtos').
+std::vector<std::string> addCreatedTasks(const Image &Img, Settings &S);
+
 /// The symbol of the buffer SCOPEALLOC_DEFINE_TASK_ARENA(\p Arena, ...)
 /// defines.
 std::string taskArenaBuffer(llvm::StringRef Arena);

@@ -16,6 +16,7 @@
 #include "Output.h"
 #include "PolicyUse.h"
 #include "Suggest.h"
+#include "Tasks.h"
 
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/CommandLine.h"
@@ -167,9 +168,14 @@ int main(int Argc, char **Argv) {
   if (!Img)
     return fail(Input + ": " + toString(Img.takeError()));
   // With no bound declared: the pool buffers, and the stack a linker
-  // script reserves, are what an image can overrun.
+  // script reserves, are what an image can overrun
+  // (and the stacks of the tasks it creates with constant arguments).
+  bool CreatesTasks = llvm::any_of(Img->Records, [](const scopealloc::FunctionFacts &R) {
+    return !R.TaskCreations.empty();
+  });
   if (BuffersOnly && Policy.empty() &&
-      ((Img->Pools.empty() && !Img->Stack.Bytes) || Img->Relocatable))
+      ((Img->Pools.empty() && !Img->Stack.Bytes && !CreatesTasks) ||
+       Img->Relocatable))
     return 0;
   if (DumpFacts) {
     dumpFacts(outs(), *Img);
@@ -212,6 +218,10 @@ int main(int Argc, char **Argv) {
     S.ExceptionFrame = ExceptionFrame;
     S.ExceptionFrameWhy = "--exception-frame";
   }
+
+  // Tasks the image creates with constant arguments, beside the policy's.
+  for (const std::string &W : addCreatedTasks(*Img, S))
+    WithColor::warning(errs(), "scopealloc-bound") << W << '\n';
 
   CallGraph G = analyzeImage(*Img, S);
   Bounds B = computeBounds(G, S);

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ScopeAllocClang.h"
+#include "FactsFormat.h"
 #include "scopealloc/abi_constants.h"
 #include "clang/Driver/Job.h"
 #include "llvm/ADT/StringExtras.h"
@@ -96,7 +97,8 @@ static void printCommand(ArrayRef<std::string> Command, raw_ostream &OS,
 void printBoundCheck(const BoundCheck &Check, raw_ostream &OS) {
   // Nothing is linked yet: whether the image defines a pool is unknown.
   if (Check.OnlyIfPools)
-    OS << " (only if " << Check.Image << " defines a pool)\n";
+    OS << " (only if " << Check.Image
+       << " defines a pool or creates an RTOS's tasks)\n";
   printCommand(Check.Command, OS, /*Quote=*/true);
 }
 
@@ -122,7 +124,7 @@ int runBoundCheck(const BoundCheck &Check, bool Verbose) {
   return Status;
 }
 
-bool definesPool(StringRef Image) {
+bool needsBufferCheck(StringRef Image) {
   Expected<OwningBinary<ObjectFile>> Obj = ObjectFile::createObjectFile(Image);
   if (!Obj) {
     consumeError(Obj.takeError());
@@ -143,6 +145,14 @@ bool definesPool(StringRef Image) {
         *Type != SymbolRef::ST_Function &&
         (Name->starts_with(SCOPEALLOC_POOL_SYMBOL_PREFIX) ||
          Name->starts_with(SCOPEALLOC_POOL_BUFFER_PREFIX)))
+      return true;
+    // An RTOS's creation call linked in: the image's tasks (those created
+    // with constant arguments) have stacks to check.
+    if (!(*Flags & SymbolRef::SF_Undefined) &&
+        *Type == SymbolRef::ST_Function &&
+        any_of(facts::TaskCreators, [&](const facts::TaskCreator &TC) {
+          return *Name == TC.Name;
+        }))
       return true;
   }
   return false;

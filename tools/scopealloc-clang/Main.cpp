@@ -147,7 +147,7 @@ int main(int Argc, const char **Argv) {
     appendLine(C, Marker);
   bool Verbose = C.getArgs().hasArg(options::OPT_v);
   for (const BoundCheck &Check : Checks)
-    if (!Check.OnlyIfPools || definesPool(Check.Image))
+    if (!Check.OnlyIfPools || needsBufferCheck(Check.Image))
       if (int Status = runBoundCheck(Check, Verbose))
         return Status;
   return 0;

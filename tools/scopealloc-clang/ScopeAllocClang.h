@@ -207,8 +207,10 @@ struct BoundCheck {
 std::optional<BoundCheck> boundCommand(const Settings &S,
                                        clang::driver::Compilation &C,
                                        const clang::driver::Command &Link);
-/// Whether the linked \p Image defines a pool (SCOPEALLOC_DEFINE_POOL...).
-bool definesPool(llvm::StringRef Image);
+/// Whether the linked \p Image defines a pool (SCOPEALLOC_DEFINE_POOL...)
+/// or an RTOS's task creation call (facts::TaskCreators): what a link
+/// with no policy is checked for.
+bool needsBufferCheck(llvm::StringRef Image);
 /// Validates SCOPEALLOC_BOUND_CHECK (on, warn, off).
 std::string boundCheckMode();
 /// Prints the check as -### prints clang's jobs; a check that depends on

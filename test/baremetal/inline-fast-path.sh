@@ -48,7 +48,11 @@ targets='
 cortex-m4|mps2-an386|--target=thumbv7em-none-eabi -mcpu=cortex-m4
 cortex-m0|microbit  |--target=arm-none-eabi -mcpu=cortex-m0
 '
+# Issue 48's target, on LLVM 22; clang 19's register allocation moves an
+# argument between the bump's instructions (+9 on Cortex-M4): 10 there.
+llvm_major=$(sed -n 's/^llvm_major=//p' "$prefix/lib/pkgconfig/scopealloc.pc")
 budget=8
+[ "$llvm_major" -ge 22 ] || budget=10
 while IFS='|' read -r name machine flags; do
   [ -n "$name" ] || continue
   machine=${machine// /}

@@ -143,14 +143,20 @@ inline constexpr LibraryCallback LibraryCallbacks[] = {
 };
 
 /// An RTOS's call that creates a task: the arguments that give its entry,
-/// name, stack array and stack size (-1: none), and the size's unit. The
+/// name, stack array and stack size (-1: none), and the size's unit, or
+/// the attribute structure that holds them. The
 /// pass records a call whose entry is a function constant (TagTaskCreate);
 /// scopealloc-bound makes it a task of its own stack (docs/rtos.md).
 struct TaskCreator {
   const char *Name;
   int Entry, TaskName, Stack, Size;
   bool SizeInWords; ///< FreeRTOS: StackType_t words (pointer-sized here)
-  const char *Rtos; ///< "freertos", "zephyr", "threadx"
+  const char *Rtos; ///< "freertos", "zephyr", "threadx", "cmsis-rtos2"
+  /// The argument that points to a constant attribute structure holding
+  /// the name, stack array and size at these field indices (-1: none):
+  /// CMSIS-RTOS2's osThreadAttr_t {name, attr_bits, cb_mem, cb_size,
+  /// stack_mem, stack_size, ...}.
+  int Attr = -1, AttrName = -1, AttrStack = -1, AttrSize = -1;
 };
 inline constexpr TaskCreator TaskCreators[] = {
     {"xTaskCreateStatic", 0, 1, 5, 2, true, "freertos"},
@@ -161,6 +167,7 @@ inline constexpr TaskCreator TaskCreators[] = {
     {"tx_thread_create", 2, 1, 4, 5, false, "threadx"},
     {"_tx_thread_create", 2, 1, 4, 5, false, "threadx"},
     {"_txe_thread_create", 2, 1, 4, 5, false, "threadx"},
+    {"osThreadNew", 0, -1, -1, -1, false, "cmsis-rtos2", 2, 0, 4, 5},
 };
 
 /// Whether library function \p Name runs a function passed to it before it

@@ -207,6 +207,29 @@ static void addTaskCreation(const CallBase &CB, const Function &Callee,
           (TC.SizeInWords
                ? CB.getModule()->getDataLayout().getPointerSize()
                : 1);
+    // CMSIS-RTOS2: the attributes are a constant structure (STM32Cube's
+    // `const osThreadAttr_t x_attributes = {.name, .stack_size, ...}`).
+    if (const auto *AttrGV = dyn_cast_or_null<GlobalVariable>(Arg(TC.Attr));
+        AttrGV && AttrGV->isConstant() && AttrGV->hasDefinitiveInitializer())
+      if (const auto *Init =
+              dyn_cast<ConstantAggregate>(AttrGV->getInitializer())) {
+        auto Field = [&](int I) -> const Value * {
+          return I >= 0 && unsigned(I) < Init->getNumOperands()
+                     ? Init->getOperand(I)->stripPointerCasts()
+                     : nullptr;
+        };
+        StringRef Name;
+        if (const Value *N = Field(TC.AttrName);
+            N && getConstantStringInfo(N, Name))
+          T.TaskName = Name.str();
+        if (const Value *St = Field(TC.AttrStack))
+          if (const auto *GV =
+                  dyn_cast<GlobalVariable>(getUnderlyingObject(St));
+              GV && GV->hasName())
+            T.StackSymbol = symbolName(*GV);
+        if (const auto *Size = dyn_cast_or_null<ConstantInt>(Field(TC.AttrSize)))
+          T.StackBytes = Size->getZExtValue();
+      }
     if (const DebugLoc &DL = CB.getDebugLoc())
       T.Line = DL.getLine();
     Facts.TaskCreations.push_back(std::move(T));

@@ -51,6 +51,12 @@ std::vector<std::string> addCreatedTasks(const Image &Img, Settings &S) {
       for (const facts::TaskCreator &TC : facts::TaskCreators)
         if (C.Creator == TC.Name)
           Family = TC.Rtos;
+      // CMSIS-RTOS2 over FreeRTOS (STM32Cube): the kernel's own creation
+      // calls are in the image.
+      if (Family == "cmsis-rtos2" &&
+          (Img.GlobalFunctions.count("xTaskCreate") ||
+           Img.GlobalFunctions.count("xTaskCreateStatic")))
+        Family = "freertos";
       if (!S.Rtos.empty())
         T.Rtos = S.Rtos;
       else if (Family == "freertos")
@@ -108,7 +114,9 @@ std::vector<TaskBound> taskBounds(const Image &Img, const CallGraph &G,
     R.Bounded &= !Over;
     if (T.StackBytes) {
       R.StackBytes = T.StackBytes;
-      R.StackFrom = "'stack' " + T.From;
+      R.StackFrom = llvm::StringRef(T.From).starts_with("'tasks'")
+                        ? "'stack' " + T.From
+                        : "the stack size given to " + T.From;
     } else if (auto It = Img.DataObjects.find(T.StackSymbol);
                It != Img.DataObjects.end() && It->second) {
       R.StackBytes = It->second;

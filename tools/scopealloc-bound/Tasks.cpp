@@ -6,6 +6,8 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include "LLVMCompat.h"
+
 namespace scopealloc {
 namespace bound {
 

@@ -194,42 +194,36 @@ static void addTaskCreation(const CallBase &CB, const Function &Callee,
     FunctionFacts::TaskCreation T;
     T.Creator = TC.Name;
     T.Entry = symbolName(*Entry);
-    StringRef Name;
-    if (const Value *N = Arg(TC.TaskName); N && getConstantStringInfo(N, Name))
-      T.TaskName = Name.str();
-    if (const Value *St = Arg(TC.Stack))
-      if (const auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(St));
-          GV && GV->hasName())
-        T.StackSymbol = symbolName(*GV);
-    if (const auto *Size = dyn_cast_or_null<ConstantInt>(Arg(TC.Size)))
-      T.StackBytes =
-          Size->getZExtValue() *
-          (TC.SizeInWords
-               ? CB.getModule()->getDataLayout().getPointerSize()
-               : 1);
+    // The name, the stack array and the stack size, where they are
+    // constants: of the call's arguments, or of its attribute structure.
+    auto Read = [&](auto Operand, int Name, int Stack, int Size,
+                    uint64_t Unit) {
+      StringRef Text;
+      if (const Value *N = Operand(Name); N && getConstantStringInfo(N, Text))
+        T.TaskName = Text.str();
+      if (const Value *St = Operand(Stack))
+        if (const auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(St));
+            GV && GV->hasName())
+          T.StackSymbol = symbolName(*GV);
+      if (const auto *Bytes = dyn_cast_or_null<ConstantInt>(Operand(Size)))
+        T.StackBytes = Bytes->getZExtValue() * Unit;
+    };
+    Read(Arg, TC.TaskName, TC.Stack, TC.Size,
+         TC.SizeInWords ? CB.getModule()->getDataLayout().getPointerSize()
+                        : 1);
     // CMSIS-RTOS2: the attributes are a constant structure (STM32Cube's
     // `const osThreadAttr_t x_attributes = {.name, .stack_size, ...}`).
     if (const auto *AttrGV = dyn_cast_or_null<GlobalVariable>(Arg(TC.Attr));
         AttrGV && AttrGV->isConstant() && AttrGV->hasDefinitiveInitializer())
       if (const auto *Init =
-              dyn_cast<ConstantAggregate>(AttrGV->getInitializer())) {
-        auto Field = [&](int I) -> const Value * {
-          return I >= 0 && unsigned(I) < Init->getNumOperands()
-                     ? Init->getOperand(I)->stripPointerCasts()
-                     : nullptr;
-        };
-        StringRef Name;
-        if (const Value *N = Field(TC.AttrName);
-            N && getConstantStringInfo(N, Name))
-          T.TaskName = Name.str();
-        if (const Value *St = Field(TC.AttrStack))
-          if (const auto *GV =
-                  dyn_cast<GlobalVariable>(getUnderlyingObject(St));
-              GV && GV->hasName())
-            T.StackSymbol = symbolName(*GV);
-        if (const auto *Size = dyn_cast_or_null<ConstantInt>(Field(TC.AttrSize)))
-          T.StackBytes = Size->getZExtValue();
-      }
+              dyn_cast<ConstantAggregate>(AttrGV->getInitializer()))
+        Read(
+            [&](int I) -> const Value * {
+              return I >= 0 && unsigned(I) < Init->getNumOperands()
+                         ? Init->getOperand(I)->stripPointerCasts()
+                         : nullptr;
+            },
+            TC.AttrName, TC.AttrStack, TC.AttrSize, 1);
     if (const DebugLoc &DL = CB.getDebugLoc())
       T.Line = DL.getLine();
     Facts.TaskCreations.push_back(std::move(T));

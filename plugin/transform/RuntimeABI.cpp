@@ -603,16 +603,21 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   Size = std::max<uint64_t>(Size, 1);
   const uint64_t FastSize = alignTo(Size, Granule);
 
-  // Plain-width atomics (monotonic: an ordinary mov) because other threads
-  // read these fields for process statistics. Bare metal has one thread:
-  // plain accesses (Cortex-M0 has no atomic instructions, and LLVM would call
-  // __atomic_load_4 for a monotonic load there); the fences below order them
-  // against the frame's accesses for interrupt handlers.
+  // Stores are plain-width atomics (monotonic: an ordinary mov) because
+  // other threads read these fields for process statistics. Loads are
+  // unordered: only this thread writes `cur`, and the one other writer of
+  // `bound` (scopealloc_set_exact_stats storing NULL) needs no ordering,
+  // only an untorn value; unlike monotonic, an unordered load folds into
+  // x86's compare (`cmp %fs:32(%r), %end`: one instruction less per frame)
+  // and is forwarded between the frames of inlined callees. Bare metal has
+  // one thread: plain accesses (Cortex-M0 has no atomic instructions, and
+  // LLVM would call __atomic_load_4 for an atomic load there); the fences
+  // below order them against the frame's accesses for interrupt handlers.
   auto Load = [&](IRBuilder<> &B, Type *Ty, Value *Addr, Align A,
                   const Twine &Name) {
     LoadInst *L = B.CreateAlignedLoad(Ty, Addr, A, Name);
     if (!BareMetal)
-      L->setAtomic(AtomicOrdering::Monotonic);
+      L->setAtomic(AtomicOrdering::Unordered);
     return L;
   };
   auto Store = [&](IRBuilder<> &B, Value *V, Value *Addr, Align A) {
@@ -695,6 +700,14 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
 
   IRBuilder<> Slow(SlowTerm);
   Value *SlowMark, *SlowFrame;
+  // A frame aligned to at most 8 is its own mark: one value live through
+  // the function (one register, no copy on the fast path, where frame and
+  // mark are both cur). The slow path's frame starts at its mark rounded up
+  // to 8; every allocation starts 8-aligned, so the few bytes between them,
+  // left allocated until the caller's own release, change where no later
+  // allocation goes (nor the peak). Larger alignments keep the mark: their
+  // padding would move the caller's next 8-aligned allocation up.
+  const bool FrameIsMark = Alignment <= Align(SCOPEALLOC_MIN_ALIGN);
   Triple::ArchType Arch = Triple(M.getTargetTriple()).getArch();
   // Without nonlazybind the call may go through a lazy PLT stub, whose
   // resolver keeps only the argument registers: the standard convention.
@@ -706,8 +719,8 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
       framelessSlowCall(*Before->getFunction())) {
     Type *FrameTy = StructType::get(C, {Ptr, Ptr});
     CallInst *Call = createFramelessSlowCall(Slow, Size, Alignment, FrameTy);
-    SlowMark = Slow.CreateExtractValue(Call, 0);
     SlowFrame = Slow.CreateExtractValue(Call, 1);
+    SlowMark = FrameIsMark ? SlowFrame : Slow.CreateExtractValue(Call, 0);
   } else if (PreserveMostArch && Convention != SlowPath::Standard) {
     // One call that clobbers (almost) no register: the fast path keeps its
     // values in caller-saved registers instead of spilling them around it.
@@ -726,9 +739,9 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
         Slow.CreateCall(SlowFn, {ConstantInt::get(IntPtr, Size),
                                  ConstantInt::get(IntPtr, Alignment.value())});
     Call->setCallingConv(CallingConv::PreserveMost);
-    SlowMark = Slow.CreateExtractValue(Call, 0);
     SlowFrame = Slow.CreateExtractValue(Call, 1);
-  } else if (BareMetal && Alignment <= Granule) {
+    SlowMark = FrameIsMark ? SlowFrame : Slow.CreateExtractValue(Call, 0);
+  } else if (FrameIsMark || (BareMetal && Alignment <= Granule)) {
     // One call, and one value live through the function: the frame is its
     // own mark. The runtime keeps the top a multiple of 8, so the frame
     // starts at the top it found; where it does not (a pool over unaligned

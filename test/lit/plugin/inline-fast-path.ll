@@ -32,9 +32,9 @@ declare void @use(ptr)
 ; CHECK:       entry:
 ; CHECK-NEXT:    %small = alloca [16 x i8], align 4
 ; CHECK-NEXT:    %scopealloc.pool = call ptr @llvm.threadlocal.address.p0(ptr @__scopealloc_tls_pool)
-; CHECK-NEXT:    %scopealloc.cur = load atomic ptr, ptr %scopealloc.pool monotonic, align 8
+; CHECK-NEXT:    %scopealloc.cur = load atomic ptr, ptr %scopealloc.pool unordered, align 8
 ; CHECK-NEXT:    [[BOUNDP:%.*]] = getelementptr inbounds{{( nuw)?}} %scopealloc.pool, ptr %scopealloc.pool, i32 0, i32 4
-; CHECK-NEXT:    %scopealloc.bound = load atomic ptr, ptr [[BOUNDP]] monotonic, align 8
+; CHECK-NEXT:    %scopealloc.bound = load atomic ptr, ptr [[BOUNDP]] unordered, align 8
 ; CHECK-NEXT:    [[UP:%.*]] = getelementptr i8, ptr %scopealloc.cur, i64 31
 ; CHECK-NEXT:    [[FRAME:%.*]] = call ptr @llvm.ptrmask.p0.i64(ptr [[UP]], i64 -32)
 ; CHECK-NEXT:    %scopealloc.end = getelementptr i8, ptr [[FRAME]], i64 6096
@@ -44,15 +44,15 @@ declare void @use(ptr)
 ; CHECK-NEXT:    store atomic ptr %scopealloc.end, ptr %scopealloc.pool monotonic, align 8
 ; NOCOUNT-NEXT:  br label %scopealloc.frame.ready
 ; COUNT-NEXT:    [[ALLOCSP:%.*]] = getelementptr inbounds{{( nuw)?}} %scopealloc.pool, ptr %scopealloc.pool, i32 0, i32 8
-; COUNT-NEXT:    %scopealloc.allocs = load atomic i64, ptr [[ALLOCSP]] monotonic, align 8
+; COUNT-NEXT:    %scopealloc.allocs = load atomic i64, ptr [[ALLOCSP]] unordered, align 8
 ; COUNT-NEXT:    [[MORE:%.*]] = add i64 %scopealloc.allocs, 1
 ; COUNT-NEXT:    store atomic i64 [[MORE]], ptr [[ALLOCSP]] monotonic, align 8
 ; COUNT-NEXT:    br label %scopealloc.frame.ready
 ; The slow path is one call that preserves almost every register.
 ; CHECK:       scopealloc.slow:
 ; CHECK-NEXT:    [[SLOW:%.*]] = call preserve_mostcc { ptr, ptr } @__scopealloc_frame_slow(i64 6096, i64 32)
-; CHECK-NEXT:    [[SLOWMARK:%.*]] = extractvalue { ptr, ptr } [[SLOW]], 0
 ; CHECK-NEXT:    [[SLOWFRAME:%.*]] = extractvalue { ptr, ptr } [[SLOW]], 1
+; CHECK-NEXT:    [[SLOWMARK:%.*]] = extractvalue { ptr, ptr } [[SLOW]], 0
 ; CHECK-NEXT:    br label %scopealloc.frame.ready
 ; CHECK:       scopealloc.frame.ready:
 ; CHECK-NEXT:    %scopealloc.mark = phi ptr [ %scopealloc.cur, %scopealloc.fast ], [ [[SLOWMARK]], %scopealloc.slow ]
@@ -68,26 +68,29 @@ declare void @use(ptr)
 ; CHECK-NEXT:    ret i32 2
 
 ; A frame aligned to at most 16 starts at cur; the top moves by 1504 (1500
-; rounded up to 16), the slow path gets the frame as it is.
+; rounded up to 16), the slow path gets the frame as it is. Aligned to at
+; most 8, the frame is its own mark: the slow path's one value is both.
 ; CHECK-LABEL: define void @granule_aligned(
-; CHECK:         %scopealloc.cur = load atomic ptr, ptr %scopealloc.pool monotonic, align 8
+; CHECK:         %scopealloc.cur = load atomic ptr, ptr %scopealloc.pool unordered, align 8
 ; CHECK-NEXT:    [[BOUNDP:%.*]] = getelementptr inbounds{{( nuw)?}} %scopealloc.pool, ptr %scopealloc.pool, i32 0, i32 4
-; CHECK-NEXT:    %scopealloc.bound = load atomic ptr, ptr [[BOUNDP]] monotonic, align 8
+; CHECK-NEXT:    %scopealloc.bound = load atomic ptr, ptr [[BOUNDP]] unordered, align 8
 ; CHECK-NEXT:    %scopealloc.end = getelementptr i8, ptr %scopealloc.cur, i64 1504
 ; CHECK-NEXT:    %scopealloc.fits = icmp ule ptr %scopealloc.end, %scopealloc.bound
 ; CHECK:       scopealloc.slow:
-; CHECK-NEXT:    call preserve_mostcc { ptr, ptr } @__scopealloc_frame_slow(i64 1500, i64 8)
+; CHECK-NEXT:    [[SLOW8:%.*]] = call preserve_mostcc { ptr, ptr } @__scopealloc_frame_slow(i64 1500, i64 8)
+; CHECK-NEXT:    [[FRAME8:%.*]] = extractvalue { ptr, ptr } [[SLOW8]], 1
+; CHECK-NEXT:    br label %scopealloc.frame.ready
 ; CHECK:       scopealloc.frame.ready:
-; CHECK-NEXT:    %scopealloc.mark = phi ptr [ %scopealloc.cur, %scopealloc.fast ], [ {{%.*}}, %scopealloc.slow ]
-; CHECK-NEXT:    %scopealloc.frame = phi ptr [ %scopealloc.cur, %scopealloc.fast ], [ {{%.*}}, %scopealloc.slow ]
+; CHECK-NEXT:    %scopealloc.mark = phi ptr [ %scopealloc.cur, %scopealloc.fast ], [ [[FRAME8]], %scopealloc.slow ]
+; CHECK-NEXT:    %scopealloc.frame = phi ptr [ %scopealloc.cur, %scopealloc.fast ], [ [[FRAME8]], %scopealloc.slow ]
 ; CHECK: [[LIKELY]] = !{!"branch_weights", i32 {{[0-9]+}}, i32 1}
 
 ; 32-bit targets: 4-byte fields, `allocs` (when counted) is not updated
 ; atomically (a 64-bit atomic would need a libcall), and preserve_most is not
 ; available, so the slow path is the two ordinary calls.
 ; I686-LABEL: define i32 @two_buffers(
-; I686:         %scopealloc.cur = load atomic ptr, ptr %scopealloc.pool monotonic, align 4
-; I686:         %scopealloc.bound = load atomic ptr, ptr {{%.*}} monotonic, align 4
+; I686:         %scopealloc.cur = load atomic ptr, ptr %scopealloc.pool unordered, align 4
+; I686:         %scopealloc.bound = load atomic ptr, ptr {{%.*}} unordered, align 4
 ; I686:         call ptr @llvm.ptrmask.p0.i32(ptr {{%.*}}, i32 -32)
 ; I686:       scopealloc.fast:
 ; I686:         %scopealloc.allocs = load i64, ptr {{%.*}}, align 8
@@ -103,13 +106,13 @@ declare void @use(ptr)
 ; O2:           %scopealloc.fits = icmp ule
 ; O2:           call preserve_mostcc { ptr, ptr } @__scopealloc_frame_slow(i64 6096, i64 32)
 
-; On x86-64 a granule-aligned frame is two loads, an add, a compare and a
-; store: no alignment, no counter.
+; On x86-64 a granule-aligned frame is a load, an add, a compare with the
+; bound in memory (the unordered load folds into it) and a store: no
+; alignment, no counter.
 ; ASM-LABEL: granule_aligned:
 ; ASM:         movq %fs:(%[[P:[a-z0-9]+]]), %[[CUR:[a-z0-9]+]]
-; ASM-NEXT:    movq %fs:32(%[[P]]), %[[B:[a-z0-9]+]]
 ; ASM-NEXT:    leaq 1504(%[[CUR]]), %[[END:[a-z0-9]+]]
-; ASM-NEXT:    cmpq %[[B]], %[[END]]
+; ASM-NEXT:    cmpq %fs:32(%[[P]]), %[[END]]
 ; ASM-NEXT:    ja
 ; ASM-NEXT:  # %bb.
 ; ASM-NEXT:    movq %[[END]], %fs:(%[[P]])

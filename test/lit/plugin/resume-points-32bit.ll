@@ -71,8 +71,8 @@ lpad:
 ; alignment (8 on armv7, 4 on i686).
 ; (LLVM 15 has no llvm.threadlocal.address: the pool global is its own address.)
 ; CHECK-LABEL: define void @inline_frame(
-; CHECK:         %scopealloc.cur = load atomic ptr, ptr {{%scopealloc.pool|@__scopealloc_tls_pool}} monotonic, align 4
-; CHECK:         %scopealloc.bound = load atomic ptr, ptr {{.*}} monotonic, align 4
+; CHECK:         %scopealloc.cur = load atomic ptr, ptr {{%scopealloc.pool|@__scopealloc_tls_pool}} unordered, align 4
+; CHECK:         %scopealloc.bound = load atomic ptr, ptr {{.*}} unordered, align 4
 ; CHECK:       scopealloc.fast:
 ; CHECK-NEXT:    store atomic ptr %scopealloc.end, ptr {{%scopealloc.pool|@__scopealloc_tls_pool}} monotonic, align 4
 ; ARM:           %scopealloc.allocs = load i64, ptr {{.*}}, align 8

@@ -608,8 +608,8 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   // unordered: only this thread writes `cur`, and the one other writer of
   // `bound` (scopealloc_set_exact_stats storing NULL) needs no ordering,
   // only an untorn value; unlike monotonic, an unordered load folds into
-  // x86's compare (`cmp %fs:32(%r), %end`: one instruction less per frame)
-  // and is forwarded between the frames of inlined callees. Bare metal has
+  // x86's compare (`cmp %fs:32(%r), %end`: one instruction less per
+  // frame). Bare metal has
   // one thread: plain accesses (Cortex-M0 has no atomic instructions, and
   // LLVM would call __atomic_load_4 for an atomic load there); the fences
   // below order them against the frame's accesses for interrupt handlers.
@@ -700,14 +700,6 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
 
   IRBuilder<> Slow(SlowTerm);
   Value *SlowMark, *SlowFrame;
-  // Bare metal: a frame aligned to at most 8 is its own mark (below). Not
-  // on hosted targets, though one value live through the function would be
-  // cheaper there too: with exact counts on, the runtime counts
-  // every byte (no rounding), so the top before a frame may be ragged and
-  // its frame start up to 7 bytes above it, and a release to the frame
-  // would leave the caller's top moved (scopealloc_mark() after the call
-  // differs; the differential fuzzer's seeds 4 and 12 at -O0).
-  const bool FrameIsMark = BareMetal && Alignment <= Granule;
   Triple::ArchType Arch = Triple(M.getTargetTriple()).getArch();
   // Without nonlazybind the call may go through a lazy PLT stub, whose
   // resolver keeps only the argument registers: the standard convention.
@@ -719,8 +711,8 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
       framelessSlowCall(*Before->getFunction())) {
     Type *FrameTy = StructType::get(C, {Ptr, Ptr});
     CallInst *Call = createFramelessSlowCall(Slow, Size, Alignment, FrameTy);
+    SlowMark = Slow.CreateExtractValue(Call, 0);
     SlowFrame = Slow.CreateExtractValue(Call, 1);
-    SlowMark = FrameIsMark ? SlowFrame : Slow.CreateExtractValue(Call, 0);
   } else if (PreserveMostArch && Convention != SlowPath::Standard) {
     // One call that clobbers (almost) no register: the fast path keeps its
     // values in caller-saved registers instead of spilling them around it.
@@ -739,11 +731,15 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
         Slow.CreateCall(SlowFn, {ConstantInt::get(IntPtr, Size),
                                  ConstantInt::get(IntPtr, Alignment.value())});
     Call->setCallingConv(CallingConv::PreserveMost);
+    SlowMark = Slow.CreateExtractValue(Call, 0);
     SlowFrame = Slow.CreateExtractValue(Call, 1);
-    SlowMark = FrameIsMark ? SlowFrame : Slow.CreateExtractValue(Call, 0);
-  } else if (FrameIsMark) {
+  } else if (BareMetal && Alignment <= Granule) {
     // One call, and one value live through the function: the frame is its
-    // own mark. The runtime keeps the top a multiple of 8, so the frame
+    // own mark. Not on hosted targets: with exact counts on, their runtime
+    // counts every byte (no rounding), so the top before a frame may be
+    // ragged, the frame start up to 7 bytes above it, and a release to the
+    // frame would leave the caller's top moved (the differential fuzzer's
+    // seeds 4 and 12 at -O0). The runtime keeps the top a multiple of 8, so the frame
     // starts at the top it found; where it does not (a pool over unaligned
     // memory, a runtime before the fast path), the release leaves the few
     // bytes of padding below the frame allocated until the caller's own

@@ -51,8 +51,8 @@ declare void @use(ptr)
 ; The slow path is one call that preserves almost every register.
 ; CHECK:       scopealloc.slow:
 ; CHECK-NEXT:    [[SLOW:%.*]] = call preserve_mostcc { ptr, ptr } @__scopealloc_frame_slow(i64 6096, i64 32)
-; CHECK-NEXT:    [[SLOWFRAME:%.*]] = extractvalue { ptr, ptr } [[SLOW]], 1
 ; CHECK-NEXT:    [[SLOWMARK:%.*]] = extractvalue { ptr, ptr } [[SLOW]], 0
+; CHECK-NEXT:    [[SLOWFRAME:%.*]] = extractvalue { ptr, ptr } [[SLOW]], 1
 ; CHECK-NEXT:    br label %scopealloc.frame.ready
 ; CHECK:       scopealloc.frame.ready:
 ; CHECK-NEXT:    %scopealloc.mark = phi ptr [ %scopealloc.cur, %scopealloc.fast ], [ [[SLOWMARK]], %scopealloc.slow ]

@@ -700,6 +700,19 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
 
   IRBuilder<> Slow(SlowTerm);
   Value *SlowMark, *SlowFrame;
+  // A frame aligned to at most 8 is its own mark: one value live through
+  // the function (one register, no copy on the fast path, where frame and
+  // mark are both cur). The runtimes keep the default pool's top a multiple
+  // of 8 (hosted: 16, or 8 with exact counts; bare metal: 8), so the slow
+  // path's frame starts at the top it found. Larger alignments keep the
+  // mark: their padding would be left allocated above the caller's top.
+  const bool FrameIsMark = Alignment <= Align(SCOPEALLOC_MIN_ALIGN);
+  auto unpackSlowFrame = [&](CallInst *Call) {
+    SlowMark = FrameIsMark ? nullptr : Slow.CreateExtractValue(Call, 0);
+    SlowFrame = Slow.CreateExtractValue(Call, 1);
+    if (FrameIsMark)
+      SlowMark = SlowFrame;
+  };
   Triple::ArchType Arch = Triple(M.getTargetTriple()).getArch();
   // Without nonlazybind the call may go through a lazy PLT stub, whose
   // resolver keeps only the argument registers: the standard convention.
@@ -711,8 +724,7 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
       framelessSlowCall(*Before->getFunction())) {
     Type *FrameTy = StructType::get(C, {Ptr, Ptr});
     CallInst *Call = createFramelessSlowCall(Slow, Size, Alignment, FrameTy);
-    SlowMark = Slow.CreateExtractValue(Call, 0);
-    SlowFrame = Slow.CreateExtractValue(Call, 1);
+    unpackSlowFrame(Call);
   } else if (PreserveMostArch && Convention != SlowPath::Standard) {
     // One call that clobbers (almost) no register: the fast path keeps its
     // values in caller-saved registers instead of spilling them around it.
@@ -731,16 +743,10 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
         Slow.CreateCall(SlowFn, {ConstantInt::get(IntPtr, Size),
                                  ConstantInt::get(IntPtr, Alignment.value())});
     Call->setCallingConv(CallingConv::PreserveMost);
-    SlowMark = Slow.CreateExtractValue(Call, 0);
-    SlowFrame = Slow.CreateExtractValue(Call, 1);
-  } else if (BareMetal && Alignment <= Granule) {
+    unpackSlowFrame(Call);
+  } else if (FrameIsMark) {
     // One call, and one value live through the function: the frame is its
-    // own mark. Not on hosted targets: with exact counts on, their runtime
-    // counts every byte (no rounding), so the top before a frame may be
-    // ragged, the frame start up to 7 bytes above it, and a release to the
-    // frame would leave the caller's top moved (the differential fuzzer's
-    // seeds 4 and 12 at -O0). The runtime keeps the top a multiple of 8, so the frame
-    // starts at the top it found; where it does not (a pool over unaligned
+    // own mark. Where the top is not a multiple of 8 (a pool over unaligned
     // memory, a runtime before the fast path), the release leaves the few
     // bytes of padding below the frame allocated until the caller's own
     // release, as a frame of the caller would hold them.

@@ -28,7 +28,7 @@ sa_fill(scopealloc_failure *f, const scopealloc_pool *pool, const char *name,
   f->requested = size;
   f->alignment = align ? align : 1;
   f->available = sa_usable_capacity(pool) -
-                 sa_used_to(pool, SA_LOAD_RELAXED(&pool->cur));
+                 sa_used_to(pool, sa_counted_top(pool));
   f->peak = sa_peak(pool);
   f->capacity = sa_usable_capacity(pool);
   f->mark = mark;

@@ -121,7 +121,7 @@ static void sa_pool_move(scopealloc_pool *to, const scopealloc_pool *from) {
 }
 
 static void sa_stats_add(scopealloc_stats *s, const scopealloc_pool *p) {
-  s->current += (size_t)(SA_LOAD_RELAXED(&p->cur) - p->base);
+  s->current += (size_t)(sa_counted_top(p) - p->base);
   size_t peak = sa_arena_peak(p);
   if (peak > s->peak)
     s->peak = peak;

@@ -186,10 +186,11 @@ static inline void sa_hook_claimed(scopealloc_pool *pool) { (void)pool; }
  * `limit` must be a multiple of: the default pool keeps its top a multiple
  * of SCOPEALLOC_DEFAULT_POOL_GRANULE so that the inline fast path needs no
  * alignment. Tools are told about `size` bytes, so the rounding stays
- * poisoned under ASan. */
-static inline int sa_bump_rounded(scopealloc_pool *pool, size_t size,
-                                  size_t align, uintptr_t granule,
-                                  void **out) {
+ * poisoned under ASan. With `exact_peak` the peak (`high`) is the
+ * allocation's own end, not the rounded top. */
+static inline int sa_bump_rounded_peak(scopealloc_pool *pool, size_t size,
+                                       size_t align, uintptr_t granule,
+                                       int exact_peak, void **out) {
   uintptr_t cur = (uintptr_t)pool->cur;
   uintptr_t room = (uintptr_t)pool->limit - cur;
   uintptr_t mask = align > SA_MIN_ALIGN ? align - 1 : SA_MIN_ALIGN - 1;
@@ -198,14 +199,21 @@ static inline int sa_bump_rounded(scopealloc_pool *pool, size_t size,
     return 0;
   char *p = (char *)(cur + pad);
   char *top = (char *)(((uintptr_t)p + size + (granule - 1)) & -granule);
+  char *reach = exact_peak ? p + size : top;
   SA_STORE_RELAXED(&pool->cur, top);
-  if (top > pool->high)
-    SA_STORE_RELAXED(&pool->high, top);
+  if (reach > pool->high)
+    SA_STORE_RELAXED(&pool->high, reach);
   SA_COUNT_BUMP(&pool->allocs);
   if (SA_UNLIKELY(sa_hooked()))
     sa_hook_alloc(pool, (const void *)cur, pad, p, size);
   *out = p;
   return 1;
+}
+
+static inline int sa_bump_rounded(scopealloc_pool *pool, size_t size,
+                                  size_t align, uintptr_t granule,
+                                  void **out) {
+  return sa_bump_rounded_peak(pool, size, align, granule, 0, out);
 }
 
 static inline int sa_bump(scopealloc_pool *pool, size_t size, size_t align,
@@ -238,6 +246,17 @@ static inline char *sa_usable_base(const scopealloc_pool *pool) {
 static inline size_t sa_used_to(const scopealloc_pool *pool, char *top) {
   char *from = sa_usable_base(pool);
   return top > from ? (size_t)(top - from) : 0;
+}
+
+/* The top the `current` statistic counts to: `cur`, or the peak where that
+ * lies below it. With exact counts the thread arena keeps its top a
+ * multiple of SA_MIN_ALIGN (where every allocation starts, so that the
+ * compiler may release a frame to its own start) while the peak is the
+ * last byte asked for: the last allocation's padding is not counted. */
+static inline char *sa_counted_top(const scopealloc_pool *pool) {
+  char *cur = SA_LOAD_RELAXED(&pool->cur);
+  char *high = SA_LOAD_RELAXED(&pool->high);
+  return high && high < cur ? high : cur;
 }
 
 /* Most bytes the pool can hold. */

@@ -25,7 +25,7 @@ extern scopealloc_pool *const __stop_scopealloc_pools[]
 static void sa_arena_stats(const scopealloc_pool *pool, scopealloc_stats *out) {
   /* Relaxed loads: another thread may be using the pool. */
   out->name = pool->name;
-  out->current = sa_used_to(pool, SA_LOAD_RELAXED(&pool->cur));
+  out->current = sa_used_to(pool, sa_counted_top(pool));
   out->peak = sa_peak(pool);
   out->capacity = sa_usable_capacity(pool);
   out->allocs = SA_COUNT_LOAD(&pool->allocs);

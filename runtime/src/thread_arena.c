@@ -795,12 +795,12 @@ void *__scopealloc_mark(void) {
  *
  * With exact counts off the runtime rounds the end of every allocation up
  * to SA_GRANULE, so the top stays a multiple (the inline fast path rounds
- * its frames too). With them on it does not (the byte counts are what was
- * asked for), and records in `unrounded` the lowest top it allocated from
- * that left a ragged top. Every ragged value (a top, or a mark taken at it)
- * lies above that, so once an allocation starts from at or below it
- * (everything allocated since is released, and the new top is rounded) no
- * ragged value is left and the fast path may open again.
+ * its frames too). With them on it rounds to SA_MIN_ALIGN only (the peak is
+ * the last byte asked for), and records in `unrounded` the lowest top it
+ * allocated from that left a top off the granule. Every such value (a top,
+ * or a mark taken at it) lies above that, so once an allocation starts from
+ * at or below it (everything allocated since is released, and the new top
+ * is rounded) none is left and the fast path may open again.
  *
  * The flag and the bound are a store-fence-load pair against
  * scopealloc_set_exact_stats (sa_exact_on), which stores them the other way
@@ -846,10 +846,14 @@ static SA_COLD void *sa_thread_alloc_slow(size_t size, size_t align,
   if (!pool->cur)
     sa_thread_arena_create(size, align, caller);
   int exact = sa_exact_stats();
-  uintptr_t granule = exact ? 1 : SA_GRANULE;
+  /* Exact counts: the top stays a multiple of SA_MIN_ALIGN, where every
+   * allocation starts anyway, so that a frame aligned to at most 8 starts
+   * at the top and the compiler's inline release may store the frame's
+   * start as its mark (RuntimeABI.cpp); the peak stays the exact end. */
+  uintptr_t granule = exact ? SA_MIN_ALIGN : SA_GRANULE;
   char *from = pool->cur;
   void *p;
-  if (sa_bump_rounded(pool, size, align, granule, &p))
+  if (sa_bump_rounded_peak(pool, size, align, granule, exact, &p))
     goto served;
   if (align & (align - 1))
     sa_default_fail(pool, SCOPEALLOC_REASON_BAD_ALIGNMENT, size, align,
@@ -863,7 +867,7 @@ static SA_COLD void *sa_thread_alloc_slow(size_t size, size_t align,
 
   if (sa_arena_commit(pool, (char *)(cur + pad + size)) != 0)
     sa_default_fail(pool, SCOPEALLOC_REASON_NO_MEMORY, size, align, caller);
-  if (!sa_bump_rounded(pool, size, align, granule, &p))
+  if (!sa_bump_rounded_peak(pool, size, align, granule, exact, &p))
     __builtin_trap(); /* unreachable: the commit covers the request */
 served:
   if (exact) {
@@ -1050,7 +1054,7 @@ void __scopealloc_release(void *mark) {
 void scopealloc_thread_stats(scopealloc_stats *out) {
   const scopealloc_pool *pool = &__scopealloc_tls_pool;
   out->name = pool->name ? pool->name : SA_POOL_NAME; /* or a fiber arena's */
-  out->current = (size_t)(pool->cur - pool->base);
+  out->current = (size_t)(sa_counted_top(pool) - pool->base);
   out->peak = sa_arena_peak(pool);
   out->capacity = (size_t)(pool->reserve_end - pool->base);
   out->allocs = pool->allocs;
@@ -1072,7 +1076,7 @@ void sa_process_totals_get(sa_process_totals *out) {
   s->allocs = sa_exited_allocs;
   s->failures = sa_exited_failures;
   for (const scopealloc_pool *p = sa_live; p; p = p->next_thread_pool) {
-    s->current += (size_t)(SA_LOAD_RELAXED(&p->cur) - p->base);
+    s->current += (size_t)(sa_counted_top(p) - p->base);
     size_t peak = sa_arena_peak(p);
     if (peak > s->peak)
       s->peak = peak;

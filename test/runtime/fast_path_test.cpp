@@ -57,11 +57,28 @@ TEST(FastPath, CountsOffRoundEveryAllocationToTheGranule) {
   }).join();
 }
 
-TEST(FastPath, CountsOnKeepTheSizesAsAskedFor) {
+// Exact counts: the peak is the last byte asked for; the top stays a
+// multiple of 8 (where the next allocation starts anyway), so that a frame
+// aligned to at most 8 starts at the top and the compiler may release it to
+// its own start. `current` counts to the top, or to the peak below it.
+TEST(FastPath, CountsOnKeepThePeakAsAskedForAndTheTopOn8) {
   ExactCounts On(1);
   std::thread([] {
-    __scopealloc_alloc(100, 8);
-    EXPECT_EQ(used(), 100u);
+    void *A = __scopealloc_alloc(100, 8);
+    EXPECT_EQ(used(), 104u);
+    scopealloc_stats S;
+    scopealloc_thread_stats(&S);
+    EXPECT_EQ(S.peak, 100u);
+    EXPECT_EQ(S.current, 100u);
+    void *B = __scopealloc_alloc(4, 4);
+    EXPECT_EQ(static_cast<char *>(B), static_cast<char *>(A) + 104);
+    EXPECT_EQ(used(), 112u);
+    scopealloc_thread_stats(&S);
+    EXPECT_EQ(S.peak, 108u);
+    EXPECT_EQ(S.current, 108u);
+    __scopealloc_release(B);
+    scopealloc_thread_stats(&S);
+    EXPECT_EQ(S.current, 104u); // below the peak: to the top
     __scopealloc_release(nullptr);
   }).join();
 }

@@ -300,7 +300,8 @@ void scopealloc_print_stats(void) SCOPEALLOC_NOTHROW;
  * that took its slow path (a thread's first frame; for frames compiled with
  * -scope-alloc-fast-path=checked also a new peak, growth), but not the
  * frames bumped inline. With exact counts on, every frame of the
- * default pool goes through the runtime (a call per frame), which counts it.
+ * default pool goes through the runtime (a call per frame), which counts it,
+ * and the peak is the last byte asked for (docs/runtime.md, Statistics).
  * SCOPEALLOC_STATS=1 in the environment turns them on from the start; this
  * turns them on (nonzero) or off from now on, in every thread, and returns
  * the previous setting. */

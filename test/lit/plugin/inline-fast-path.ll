@@ -68,7 +68,8 @@ declare void @use(ptr)
 ; CHECK-NEXT:    ret i32 2
 
 ; A frame aligned to at most 16 starts at cur; the top moves by 1504 (1500
-; rounded up to 16), the slow path gets the frame as it is.
+; rounded up to 16), the slow path gets the frame as it is. Aligned to at
+; most 8, the frame is its own mark: the slow path's one value is both.
 ; CHECK-LABEL: define void @granule_aligned(
 ; CHECK:         %scopealloc.cur = load atomic ptr, ptr %scopealloc.pool unordered, align 8
 ; CHECK-NEXT:    [[BOUNDP:%.*]] = getelementptr inbounds{{( nuw)?}} %scopealloc.pool, ptr %scopealloc.pool, i32 0, i32 4
@@ -76,10 +77,12 @@ declare void @use(ptr)
 ; CHECK-NEXT:    %scopealloc.end = getelementptr i8, ptr %scopealloc.cur, i64 1504
 ; CHECK-NEXT:    %scopealloc.fits = icmp ule ptr %scopealloc.end, %scopealloc.bound
 ; CHECK:       scopealloc.slow:
-; CHECK-NEXT:    call preserve_mostcc { ptr, ptr } @__scopealloc_frame_slow(i64 1500, i64 8)
+; CHECK-NEXT:    [[SLOW8:%.*]] = call preserve_mostcc { ptr, ptr } @__scopealloc_frame_slow(i64 1500, i64 8)
+; CHECK-NEXT:    [[FRAME8:%.*]] = extractvalue { ptr, ptr } [[SLOW8]], 1
+; CHECK-NEXT:    br label %scopealloc.frame.ready
 ; CHECK:       scopealloc.frame.ready:
-; CHECK-NEXT:    %scopealloc.mark = phi ptr [ %scopealloc.cur, %scopealloc.fast ], [ {{%.*}}, %scopealloc.slow ]
-; CHECK-NEXT:    %scopealloc.frame = phi ptr [ %scopealloc.cur, %scopealloc.fast ], [ {{%.*}}, %scopealloc.slow ]
+; CHECK-NEXT:    %scopealloc.mark = phi ptr [ %scopealloc.cur, %scopealloc.fast ], [ [[FRAME8]], %scopealloc.slow ]
+; CHECK-NEXT:    %scopealloc.frame = phi ptr [ %scopealloc.cur, %scopealloc.fast ], [ [[FRAME8]], %scopealloc.slow ]
 ; CHECK: [[LIKELY]] = !{!"branch_weights", i32 {{[0-9]+}}, i32 1}
 
 ; 32-bit targets: 4-byte fields, `allocs` (when counted) is not updated

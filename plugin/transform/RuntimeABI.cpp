@@ -609,10 +609,10 @@ RuntimeABI::inlineFrame(Instruction *Before, uint64_t Size, Align Alignment) {
   // `bound` (scopealloc_set_exact_stats storing NULL) needs no ordering,
   // only an untorn value; unlike monotonic, an unordered load folds into
   // x86's compare (`cmp %fs:32(%r), %end`: one instruction less per
-  // frame). Bare metal has
-  // one thread: plain accesses (Cortex-M0 has no atomic instructions, and
-  // LLVM would call __atomic_load_4 for an atomic load there); the fences
-  // below order them against the frame's accesses for interrupt handlers.
+  // frame). Bare metal has one thread: plain accesses (Cortex-M0 has no
+  // atomic instructions, and LLVM would call __atomic_load_4 for an atomic
+  // load there); the fences below order them against the frame's accesses
+  // for interrupt handlers.
   auto Load = [&](IRBuilder<> &B, Type *Ty, Value *Addr, Align A,
                   const Twine &Name) {
     LoadInst *L = B.CreateAlignedLoad(Ty, Addr, A, Name);
